@@ -1,0 +1,71 @@
+/**
+ * Wraith SDK: post-quantum stealth payments.
+ *
+ * Viewing keys are ML-KEM-768 (FIPS 203), spending keys secp256k1; a sender pays a one-time
+ * address that only the recipient can find (viewing key) and spend (spending key). The byte
+ * formats are fixed by PROTOCOL.md (wire format v2). Bytes are `Uint8Array`; hex is accepted
+ * on input wherever bytes are.
+ * @module
+ */
+export {
+  WraithError,
+  InvalidHexError,
+  InvalidKeyError,
+  KeyMismatchError,
+  InvalidMetaAddressError,
+  LegacyMetaAddressError,
+  InvalidAnnouncementError,
+  InvalidArgumentError,
+  type WraithErrorCode,
+  type WraithErrorDetail,
+} from './errors.ts';
+export { bytesToHex, hexToBytes, type BytesInput } from './bytes.ts';
+export { domainHash, DOMAIN } from './hash.ts';
+export { computeViewTag } from './view-tag.ts';
+export { generateKeys, type GenerateKeysParameters, type RecipientKeys } from './keys.ts';
+export {
+  encodeMetaAddress,
+  decodeMetaAddress,
+  formatMetaAddressUri,
+  META_ADDRESS_BYTES,
+  META_ADDRESS_VERSION,
+  type MetaAddress,
+  type EncodeMetaAddressParameters,
+} from './meta-address.ts';
+export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
+export {
+  deriveStealthKeys,
+  deriveStealthAddress,
+  deriveStealthTweak,
+  type DeriveStealthKeysParameters,
+  type DeriveStealthAddressParameters,
+  type StealthAddress,
+  type StealthKeys,
+} from './stealth-keys.ts';
+export { evmAddressOf, suiAddressOf, toChecksumAddress } from './address.ts';
+export {
+  parseAnnouncement,
+  type Announcement,
+  type AnnouncementRecord,
+  type AnnouncementInput,
+} from './announcement.ts';
+export {
+  createScanner,
+  scanAnnouncements,
+  type ScanKeys,
+  type Scanner,
+  type ScanResult,
+  type ScanStats,
+  type Discovery,
+  type CreateScannerOptions,
+} from './scanner.ts';
+export { referenceKernel, type ScanKernel, type ScanKernelFactory } from './scan-kernel.ts';
+export {
+  CIPHERTEXT_BYTES,
+  SHARED_SECRET_BYTES,
+  VIEWING_PUBLIC_KEY_BYTES,
+  VIEWING_SECRET_KEY_BYTES,
+  VIEWING_SEED_BYTES,
+  hasCanonicalCoefficients,
+} from './viewing-key.ts';
+export { SPENDING_PUBLIC_KEY_BYTES, SPENDING_SECRET_BYTES, CURVE_ORDER } from './spending-key.ts';

@@ -1,0 +1,161 @@
+/**
+ * Scanning (recipient side), PROTOCOL.md section 5.
+ *
+ * `createScanner(keys)` validates and prepares the keys once; `scan(batch)` runs each
+ * announcement through the kernel: candidate secret, view-tag comparison, and only on a match
+ * the re-encryption confirmation. Correctness bar: exactly the announcements created for the
+ * key are discovered, whatever else the registry holds (foreign, random, crafted, tampered).
+ * @module
+ */
+import { toBytes, type BytesInput } from './bytes.ts';
+import { parseAnnouncement, type AnnouncementInput } from './announcement.ts';
+import { InvalidArgumentError, WraithError } from './errors.ts';
+import {
+  assertSpendingKeyPair,
+  parseSpendingPublicKey,
+  parseSpendingSecret,
+} from './spending-key.ts';
+import {
+  deriveStealthKeysFor,
+  deriveStealthTweak,
+  stealthAddressOf,
+  stealthPointFrom,
+  type StealthAddress,
+} from './stealth-keys.ts';
+import { referenceKernel, type ScanKernelFactory } from './scan-kernel.ts';
+import { computeViewTag } from './view-tag.ts';
+import { assertViewingKeyPair, parseViewingPublicKey, parseViewingSecretKey } from './viewing-key.ts';
+
+/**
+ * Keys a scan needs. `RecipientKeys` from `generateKeys` fits as is; leave out
+ * `spendingSecretKey` for a view-only scan (discoveries then carry `sharedSecret` instead of
+ * `stealthSecretKey`).
+ */
+export type ScanKeys = {
+  viewingSecretKey: BytesInput;
+  spendingPublicKey: BytesInput;
+  spendingSecretKey?: BytesInput;
+  /** Optional: when given it must be the key embedded in `viewingSecretKey`. */
+  viewingPublicKey?: BytesInput;
+};
+
+/** A payment found for the scanned key. */
+export type Discovery<A = AnnouncementInput> = StealthAddress & {
+  /** The announcement as it was passed in. */
+  announcement: A;
+  /** Its position in the scanned batch. */
+  index: number;
+  /** `p` (32 bytes), present when the spending secret was given. Spends the funds. */
+  stealthSecretKey?: Uint8Array;
+  /** `K` (32 bytes), present in view-only scans: the key holder derives `p` from it. */
+  sharedSecret?: Uint8Array;
+};
+
+export type ScanStats = {
+  /** Announcements in the batch (malformed ones included). */
+  totalScanned: number;
+  /** Announcements whose view tag matched the candidate secret's. */
+  viewTagMatches: number;
+  discoveries: number;
+  /** Announcements skipped because they are not well-formed (wrong length, bad tag, ...). */
+  malformed: number;
+  durationMs: number;
+  /** Announcements per second. */
+  rate: number;
+};
+
+export type ScanResult<A = AnnouncementInput> = { discoveries: Discovery<A>[]; stats: ScanStats };
+
+export type Scanner = {
+  /** True when no spending secret was given. */
+  readonly viewOnly: boolean;
+  /** Scan one batch of announcements. */
+  scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A>;
+};
+
+export type CreateScannerOptions = {
+  /** The per-announcement kernel. Default: the reference (full decapsulation). */
+  kernel?: ScanKernelFactory;
+};
+
+/**
+ * Validate keys and prepare per-key work once.
+ *
+ * @throws {InvalidKeyError} for a malformed key, {@link KeyMismatchError} when the spending
+ * secret does not belong to the spending public key (or the viewing keys to each other).
+ * @example
+ * const scanner = createScanner(keys);
+ * for (const page of pages) found.push(...scanner.scan(page).discoveries);
+ */
+export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}): Scanner {
+  if (typeof keys !== 'object' || keys === null) throw new InvalidArgumentError('keys', 'must be an object');
+  const viewing = parseViewingSecretKey(keys.viewingSecretKey, 'viewing_sk');
+  if (keys.viewingPublicKey !== undefined) assertViewingKeyPair(viewing, parseViewingPublicKey(keys.viewingPublicKey));
+  const B = parseSpendingPublicKey(keys.spendingPublicKey, 'spending_pk');
+  let b: bigint | undefined;
+  if (keys.spendingSecretKey !== undefined) {
+    b = parseSpendingSecret(keys.spendingSecretKey, 'spending_sk');
+    assertSpendingKeyPair(b, toBytes(keys.spendingPublicKey, 'spending_pk'));
+  }
+  const kernel = (options.kernel ?? referenceKernel)(viewing);
+
+  function scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A> {
+    if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
+    const started = performance.now();
+    const discoveries: Discovery<A>[] = [];
+    let viewTagMatches = 0;
+    let malformed = 0;
+    for (let index = 0; index < announcements.length; index++) {
+      const announcement = announcements[index]!;
+      let parsed;
+      try {
+        parsed = parseAnnouncement(announcement, `announcements[${index}]`);
+      } catch (error) {
+        if (!(error instanceof WraithError)) throw error;
+        malformed++;
+        continue;
+      }
+      const candidate = kernel.candidateSecret(parsed.ephemeralKey);
+      if (computeViewTag(candidate) !== parsed.viewTag) continue;
+      viewTagMatches++;
+      if (!kernel.confirm(parsed.ephemeralKey, candidate)) continue;
+      const tweak = deriveStealthTweak(candidate);
+      discoveries.push(
+        b === undefined
+          ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), announcement, index, sharedSecret: candidate }
+          : { ...deriveStealthKeysFor(b, B, tweak), announcement, index },
+      );
+    }
+    const durationMs = performance.now() - started;
+    const totalScanned = announcements.length;
+    return {
+      discoveries,
+      stats: {
+        totalScanned,
+        viewTagMatches,
+        discoveries: discoveries.length,
+        malformed,
+        durationMs,
+        rate: durationMs > 0 ? (totalScanned * 1000) / durationMs : 0,
+      },
+    };
+  }
+
+  return { viewOnly: b === undefined, scan };
+}
+
+/**
+ * Scan a batch of announcements once (the reference scanner). For repeated batches prefer
+ * {@link createScanner}, which validates and prepares the keys only once.
+ *
+ * @example
+ * const { discoveries } = scanAnnouncements(keys, registryRows);
+ * for (const d of discoveries) console.log(d.stealthAddress, d.announcement.tx_hash);
+ */
+export function scanAnnouncements<A extends AnnouncementInput>(
+  keys: ScanKeys,
+  announcements: readonly A[],
+  options: CreateScannerOptions = {},
+): ScanResult<A> {
+  return createScanner(keys, options).scan(announcements);
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { shake256 } from '@noble/hashes/sha3.js';
+import {
+  bytesToHex,
+  computeViewTag,
+  createStealthPayment,
+  domainHash,
+  decodeMetaAddress,
+  deriveStealthKeys,
+  deriveStealthTweak,
+  generateKeys,
+  hexToBytes,
+  scanAnnouncements,
+} from '../src/index.ts';
+
+type VectorCase = {
+  name: string;
+  input: { spending_secret: string; viewing_seed: string; encapsulation_message: string };
+  keys: { spending_pk: string; viewing_pk: string; viewing_sk_sha256?: string; viewing_sk?: string; meta_address: string; base_view_tag: number };
+  payment: {
+    ephemeral_ciphertext: string;
+    shared_secret: string;
+    view_tag: number;
+    tweak: string;
+    stealth_address: string;
+    stealth_sui_address: string;
+  };
+  spend: { stealth_sk: string };
+};
+
+type HashCase = { domain: string; input: string; length: number; output: string };
+
+function load(path: URL): VectorCase[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { cases: VectorCase[] }).cases;
+}
+const projectHashCases = (
+  JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8')) as { domain_hash: HashCase[] }
+).domain_hash;
+
+describe('domain-separated hash H (PROTOCOL.md section 1)', () => {
+  it.each(projectHashCases.map((c) => [c.domain || '(empty domain)', c.length, c] as const))(
+    'matches an independent SHAKE256 for domain %s, %i bytes',
+    (_d, _l, c) => {
+      const input = c.input.length ? hexToBytes(c.input) : new Uint8Array(0);
+      expect(bytesToHex(domainHash(c.domain, c.length, input))).toBe(c.output);
+    },
+  );
+
+  it('prefixes the domain with its 4-byte little-endian length (a plain SHAKE256(domain || x) differs)', () => {
+    const x = Uint8Array.from({ length: 32 }, (_, i) => i);
+    const unprefixed = shake256(new Uint8Array([...new TextEncoder().encode('SPECTER_VIEW_TAG_V1'), ...x]), { dkLen: 32 });
+    expect(bytesToHex(domainHash('SPECTER_VIEW_TAG_V1', 32, x))).not.toBe(bytesToHex(unprefixed));
+    const viewTagOfEmpty = projectHashCases.find((c) => c.domain === 'SPECTER_VIEW_TAG_V1' && c.length === 1)!;
+    expect(computeViewTag(new Uint8Array(0))).toBe(parseInt(viewTagOfEmpty.output, 16));
+  });
+});
+
+const suites: [string, VectorCase[]][] = [
+  ['shared/vectors.json (independent implementation)', load(new URL('../../../shared/vectors.json', import.meta.url))],
+  ['sdk/test/vectors.json (project vectors)', load(new URL('./vectors.json', import.meta.url))],
+];
+
+describe.each(suites)('%s', (_name, cases) => {
+  it('has cases', () => expect(cases.length).toBeGreaterThanOrEqual(3));
+
+  describe.each(cases.map((c) => [c.name, c] as const))('case %s', (_caseName, v) => {
+    const keys = generateKeys({ spendingSecret: v.input.spending_secret, viewingSeed: v.input.viewing_seed });
+
+    it('derives the key bundle from the spending scalar and the ML-KEM seed', () => {
+      expect(bytesToHex(keys.spendingPublicKey)).toBe(v.keys.spending_pk);
+      expect(bytesToHex(keys.viewingPublicKey)).toBe(v.keys.viewing_pk);
+      if (v.keys.viewing_sk_sha256) expect(bytesToHex(sha256(keys.viewingSecretKey))).toBe(v.keys.viewing_sk_sha256);
+      if (v.keys.viewing_sk) expect(bytesToHex(keys.viewingSecretKey)).toBe(v.keys.viewing_sk);
+      expect(bytesToHex(keys.metaAddress)).toBe(v.keys.meta_address);
+      expect(keys.baseViewTag).toBe(v.keys.base_view_tag);
+    });
+
+    it('creates the payment from the encapsulation message', () => {
+      const payment = createStealthPayment(v.keys.meta_address, { message: v.input.encapsulation_message });
+      expect(bytesToHex(payment.ephemeralCiphertext)).toBe(v.payment.ephemeral_ciphertext);
+      expect(bytesToHex(payment.sharedSecret)).toBe(v.payment.shared_secret);
+      expect(payment.viewTag).toBe(v.payment.view_tag);
+      expect(deriveStealthTweak(payment.sharedSecret).toString(16).padStart(64, '0')).toBe(v.payment.tweak);
+      expect(payment.stealthAddress).toBe(v.payment.stealth_address);
+      expect(payment.stealthSuiAddress).toBe(v.payment.stealth_sui_address);
+    });
+
+    it('derives the one-time secret key from the spending secret', () => {
+      const spend = deriveStealthKeys({
+        spendingSecretKey: v.input.spending_secret,
+        spendingPublicKey: v.keys.spending_pk,
+        sharedSecret: v.payment.shared_secret,
+      });
+      expect(bytesToHex(spend.stealthSecretKey)).toBe(v.spend.stealth_sk);
+      expect(spend.stealthAddress).toBe(v.payment.stealth_address);
+      expect(spend.stealthSuiAddress).toBe(v.payment.stealth_sui_address);
+    });
+
+    it('scanning the announced ciphertext discovers it with the same key', () => {
+      const { discoveries, stats } = scanAnnouncements(keys, [
+        { id: 1, ephemeral_key: v.payment.ephemeral_ciphertext, view_tag: v.payment.view_tag },
+      ]);
+      expect(stats).toMatchObject({ totalScanned: 1, viewTagMatches: 1, discoveries: 1 });
+      expect(discoveries[0]!.stealthAddress).toBe(v.payment.stealth_address);
+      expect(bytesToHex(discoveries[0]!.stealthSecretKey!)).toBe(v.spend.stealth_sk);
+    });
+
+    it('decodes its meta-address back into the two public keys', () => {
+      const meta = decodeMetaAddress(hexToBytes(v.keys.meta_address));
+      expect(bytesToHex(meta.spendingPublicKey)).toBe(v.keys.spending_pk);
+      expect(bytesToHex(meta.viewingPublicKey)).toBe(v.keys.viewing_pk);
+    });
+  });
+});

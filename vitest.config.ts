@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@wraith-pq/sdk': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['sdk/test/**/*.test.ts', 'tests/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
