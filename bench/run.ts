@@ -1,0 +1,21 @@
+/**
+ * `npm run bench`: every benchmark suite, measured in one run, with ratios against the reference
+ * implementations measured beside them. Results also go to bench/out/results.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { machine } from './harness.ts';
+import { benchSdk } from './sdk.ts';
+
+const only = process.argv[2];
+const suites: Record<string, () => Promise<unknown> | unknown> = {
+  sdk: benchSdk,
+};
+
+console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);
+const results: Record<string, unknown> = {};
+for (const [name, run] of Object.entries(suites)) {
+  if (only && only !== name) continue;
+  results[name] = await run();
+}
+mkdirSync(new URL('./out/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./out/results.json', import.meta.url), JSON.stringify({ machine: machine(), date: new Date().toISOString(), results }, null, 2));

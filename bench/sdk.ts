@@ -1,0 +1,27 @@
+/**
+ * SDK protocol core (issue 2): key generation, payment creation and the reference scanner,
+ * against @noble/post-quantum's ML-KEM-768 decapsulation measured in the same run.
+ */
+import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
+import { bytesToHex, createScanner, createStealthPayment, generateKeys, type AnnouncementRecord } from '../sdk/src/index.ts';
+import { measure, printTable, type Measurement } from './harness.ts';
+
+export function benchSdk(): Measurement[] {
+  const keys = generateKeys();
+  const payments = Array.from({ length: 64 }, () => createStealthPayment(generateKeys().metaAddress));
+  const batch: AnnouncementRecord[] = payments.map((p, i) => ({ id: i + 1, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag }));
+
+  let i = 0;
+  const decaps = measure('noble ML-KEM-768 decapsulate (baseline)', () =>
+    ml_kem768.decapsulate(payments[i++ & 63]!.ephemeralCiphertext, keys.viewingSecretKey),
+  );
+  const scanner = createScanner(keys);
+  const rows = [
+    measure('generateKeys', () => generateKeys()),
+    measure('createStealthPayment', () => createStealthPayment(keys.metaAddress)),
+    measure('reference scan (announcements)', () => scanner.scan(batch), { opsPerCall: batch.length, unit: 'ann/s' }),
+    decaps,
+  ];
+  printTable('SDK protocol core (one thread)', rows, decaps);
+  return rows;
+}

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import {
+  bytesToHex,
+  createScanner,
+  createStealthPayment,
+  CURVE_ORDER,
+  decodeMetaAddress,
+  deriveStealthKeys,
+  encodeMetaAddress,
+  generateKeys,
+  hexToBytes,
+  InvalidHexError,
+  InvalidKeyError,
+  InvalidMetaAddressError,
+  KeyMismatchError,
+  LegacyMetaAddressError,
+  WraithError,
+  type WraithErrorCode,
+} from '../src/index.ts';
+
+const keys = generateKeys();
+const metaHex = bytesToHex(keys.metaAddress);
+const FIELD_P = secp256k1.Point.Fp.ORDER;
+const hex32 = (x: bigint) => x.toString(16).padStart(64, '0');
+
+/** Smallest x whose point 02||x is valid (`on`) or invalid (`off`) on secp256k1. */
+function smallX(on: boolean): bigint {
+  for (let x = 1n; ; x++) {
+    let valid = true;
+    try {
+      secp256k1.Point.fromBytes(hexToBytes('02' + hex32(x)));
+    } catch {
+      valid = false;
+    }
+    if (valid === on) return x;
+  }
+}
+
+function withSpendingKey(spendingKeyHex: string): string {
+  return '02' + spendingKeyHex + metaHex.slice(2 + 66);
+}
+
+/** ek whose first 12-bit coefficient is `value` (the rest as in a real key). */
+function withFirstCoefficient(value: number): string {
+  const ek = keys.viewingPublicKey.slice();
+  ek[0] = value & 0xff;
+  ek[1] = (ek[1]! & 0xf0) | (value >> 8);
+  return bytesToHex(ek);
+}
+
+function expectError(call: () => unknown, type: new (...args: never[]) => WraithError, code: WraithErrorCode, secret?: string) {
+  let caught: unknown;
+  try {
+    call();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(type);
+  const error = caught as WraithError;
+  expect(error.code).toBe(code);
+  expect(error.message.length).toBeGreaterThan(10);
+  if (secret) {
+    expect(error.message).not.toContain(secret);
+    expect(JSON.stringify(error.details)).not.toContain(secret);
+  }
+}
+
+describe('meta-address decoding refuses every malformed input with a typed error', () => {
+  const offCurveX = smallX(false);
+  const onCurveX = smallX(true);
+  const cases: [string, string | Uint8Array][] = [
+    ['empty string', ''],
+    ['only 0x', '0x'],
+    ['odd number of hex digits', metaHex.slice(1)],
+    ['a non-hex character', metaHex.slice(0, -1) + 'g'],
+    ['one byte short', metaHex.slice(0, -2)],
+    ['one trailing byte', metaHex + '00'],
+    ['unknown version 0x03', '03' + metaHex.slice(2)],
+    ['version 0x00', '00' + metaHex.slice(2)],
+    ['all-zero bytes', new Uint8Array(1218)],
+    ['an uncompressed-point prefix 04', withSpendingKey('04' + hex32(onCurveX))],
+    ['a spending key not on the curve', withSpendingKey('02' + hex32(offCurveX))],
+    ['a non-canonical spending key (x >= p)', withSpendingKey('02' + hex32(onCurveX + FIELD_P))],
+    ['an all-zero spending key', withSpendingKey('00'.repeat(33))],
+    ['an ML-KEM coefficient equal to 3329', metaHex.slice(0, 68) + withFirstCoefficient(3329)],
+    ['an ML-KEM coefficient of 4095', metaHex.slice(0, 68) + withFirstCoefficient(4095)],
+    ['an st: URI with bad hex', 'st:eth:0xzz'],
+    ['an st: URI with no chain', 'st::0x' + metaHex],
+  ];
+
+  it.each(cases)('%s', (_name, input) => {
+    expectError(() => decodeMetaAddress(input), InvalidMetaAddressError, 'INVALID_META_ADDRESS');
+    expectError(() => createStealthPayment(input), InvalidMetaAddressError, 'INVALID_META_ADDRESS');
+  });
+
+  it('accepts the boundary coefficient 3328', () => {
+    expect(() => decodeMetaAddress(metaHex.slice(0, 68) + withFirstCoefficient(3328))).not.toThrow();
+  });
+
+  it('refuses a legacy version-1 meta-address, saying why and what to do', () => {
+    const legacy = '01' + bytesToHex(keys.viewingPublicKey) + bytesToHex(generateKeys().viewingPublicKey);
+    expect(legacy.length).toBe(2369 * 2);
+    expectError(() => decodeMetaAddress(legacy), LegacyMetaAddressError, 'LEGACY_META_ADDRESS');
+    expectError(() => createStealthPayment('st:eth:0x' + legacy), LegacyMetaAddressError, 'LEGACY_META_ADDRESS');
+    const message = (() => {
+      try {
+        decodeMetaAddress(legacy);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })()!;
+    expect(message).toMatch(/sender/i);
+    expect(message).toMatch(/generate new keys/i);
+  });
+
+  it('encodeMetaAddress validates the keys it is given', () => {
+    expectError(
+      () => encodeMetaAddress({ spendingPublicKey: keys.spendingSecretKey, viewingPublicKey: keys.viewingPublicKey }),
+      InvalidHexError,
+      'INVALID_HEX',
+    );
+    expectError(
+      () => encodeMetaAddress({ spendingPublicKey: keys.spendingPublicKey, viewingPublicKey: withFirstCoefficient(4000) }),
+      InvalidKeyError,
+      'INVALID_KEY',
+    );
+  });
+});
+
+describe('key inputs are checked and never echoed', () => {
+  const secretHex = bytesToHex(keys.spendingSecretKey);
+
+  it.each([
+    ['a zero scalar', '00'.repeat(32), InvalidKeyError, 'INVALID_KEY'],
+    ['the group order n', hex32(CURVE_ORDER), InvalidKeyError, 'INVALID_KEY'],
+    ['n + 1', hex32(CURVE_ORDER + 1n), InvalidKeyError, 'INVALID_KEY'],
+    ['all 0xff', 'ff'.repeat(32), InvalidKeyError, 'INVALID_KEY'],
+    ['31 bytes', secretHex.slice(2), InvalidHexError, 'INVALID_HEX'],
+    ['33 bytes', secretHex + '01', InvalidHexError, 'INVALID_HEX'],
+    ['odd hex', secretHex.slice(1), InvalidHexError, 'INVALID_HEX'],
+  ] as const)('generateKeys refuses a spending secret of %s', (_n, spendingSecret, type, code) => {
+    expectError(() => generateKeys({ spendingSecret }), type, code, spendingSecret.length > 20 ? spendingSecret.slice(4, 40) : undefined);
+  });
+
+  it('generateKeys refuses a viewing seed that is not 64 bytes', () => {
+    expectError(() => generateKeys({ viewingSeed: new Uint8Array(32) }), InvalidHexError, 'INVALID_HEX');
+  });
+
+  it('createStealthPayment refuses an encapsulation message that is not 32 bytes', () => {
+    expectError(() => createStealthPayment(keys.metaAddress, { message: new Uint8Array(31) }), InvalidHexError, 'INVALID_HEX');
+  });
+
+  it('deriveStealthKeys refuses a shared secret that is not 32 bytes', () => {
+    expectError(
+      () => deriveStealthKeys({ spendingSecretKey: keys.spendingSecretKey, sharedSecret: new Uint8Array(33) }),
+      InvalidHexError,
+      'INVALID_HEX',
+    );
+  });
+
+  const viewingHex = bytesToHex(keys.viewingSecretKey);
+  const corrupted = keys.viewingSecretKey.slice();
+  corrupted[1500]! ^= 1; // inside the embedded ek: its hash no longer matches
+
+  it.each([
+    ['a viewing secret key one byte short', { ...keys, viewingSecretKey: viewingHex.slice(2) }, InvalidHexError, 'INVALID_HEX'],
+    ['an all-zero viewing secret key', { ...keys, viewingSecretKey: new Uint8Array(2400) }, InvalidKeyError, 'INVALID_KEY'],
+    ['a corrupted viewing secret key', { ...keys, viewingSecretKey: corrupted }, InvalidKeyError, 'INVALID_KEY'],
+    ['an all-zero spending public key', { ...keys, spendingPublicKey: new Uint8Array(33) }, InvalidKeyError, 'INVALID_KEY'],
+    ['a spending secret of another identity', { ...keys, spendingSecretKey: generateKeys().spendingSecretKey }, KeyMismatchError, 'KEY_MISMATCH'],
+    ['a viewing public key of another identity', { ...keys, viewingPublicKey: generateKeys().viewingPublicKey }, KeyMismatchError, 'KEY_MISMATCH'],
+    ['viewing secret key hex with a bad character', { ...keys, viewingSecretKey: viewingHex.slice(0, -1) + 'x' }, InvalidHexError, 'INVALID_HEX'],
+  ] as const)('createScanner refuses %s', (_n, scanKeys, type, code) => {
+    expectError(() => createScanner(scanKeys), type, code, viewingHex.slice(100, 160));
+  });
+});
