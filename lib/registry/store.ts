@@ -38,6 +38,10 @@ export type AnnouncementFilter = {
   toTimestamp?: number;
 };
 
+/**
+ * Paging through a selection: rows with an id above `afterId` (cursor), then skip `offset`,
+ * then at most `limit`. Non-negative integers. None of them changes `total`.
+ */
 export type ListOptions = { offset?: number; limit: number; afterId?: number };
 
 export type RegistryStats = {

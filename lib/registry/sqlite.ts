@@ -1,0 +1,296 @@
+/**
+ * Announcement registry on embedded SQLite (`REGISTRY_URL=file:...`, the default) or on a
+ * remote libSQL server (`libsql://...`), through `@libsql/client` (API.md "Configuration").
+ *
+ * Durability: an acknowledged publish must survive `kill -9` of the server. The file runs
+ * in WAL mode with `synchronous=FULL`, which fsyncs the log on every commit (NORMAL, the
+ * usual WAL pairing, may lose the last commits on power loss). A remote libSQL server
+ * owns its own durability, so no PRAGMA is sent there.
+ *
+ * One connection per file: `synchronous` and `busy_timeout` are per-connection settings,
+ * and the driver would otherwise open up to 20 pooled connections that never saw the
+ * PRAGMAs. The native driver runs every statement synchronously on the JS thread, so a
+ * pool buys no parallelism inside one process; `busy_timeout` covers other processes on
+ * the same file.
+ *
+ * Uniqueness (PROTOCOL.md section 6) is the `tx_hash_norm` UNIQUE constraint, checked by
+ * the database inside the insert, so concurrent publishes of one tx_hash (from any number
+ * of processes) store exactly one; the constraint error becomes DuplicateAnnouncementError.
+ * The insert is deliberately not `ON CONFLICT DO NOTHING`: SQLite still advances the
+ * AUTOINCREMENT counter for a skipped row, leaving a gap in the ids for every rejected
+ * duplicate, while a failed statement rolls the counter back.
+ *
+ * Query plans (EXPLAIN QUERY PLAN, SQLite 3.45 in libsql), so deep pages by `afterId` stay cheap:
+ * - everything + afterId: `SEARCH announcements USING INTEGER PRIMARY KEY (rowid>?)`
+ * - one view tag + afterId: `SEARCH announcements USING INDEX announcements_view_tag_id (view_tag=? AND id>?)`
+ * - several view tags: the same index search per tag, then `USE TEMP B-TREE FOR ORDER BY`
+ *   over those tags' rows past afterId
+ * - time range: `SEARCH announcements USING INDEX announcements_timestamp_id (timestamp>? AND timestamp<?)`,
+ *   then `USE TEMP B-TREE FOR ORDER BY`
+ * - totals and stats: `COVERING INDEX` scans/searches, never the table rows.
+ * `offset` is walked row by row, as in any SQL database; clients page deep with `afterId`.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createClient, LibsqlError, type Client, type InValue, type Row } from '@libsql/client';
+import { resolvePage, resolveSelection } from './list-query.ts';
+import { migrate } from './sqlite-schema.ts';
+import {
+  DuplicateAnnouncementError,
+  StoreUnavailableError,
+  normalizeTxHash,
+  type AnnouncementFilter,
+  type ListOptions,
+  type NewAnnouncement,
+  type RegistryStats,
+  type RegistryStore,
+  type StoreHealth,
+  type StoredAnnouncement,
+} from './store.ts';
+import { redactStoreUrl, sqliteFilePath, storeUrlScheme } from './store-url.ts';
+
+type SqliteKind = Extract<StoreHealth['kind'], 'sqlite' | 'libsql'>;
+
+/** Wait this long for another process's write lock before failing a statement. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain';
+
+/**
+ * Open (creating and migrating if needed) a registry at a `file:` URL (kind `sqlite`) or
+ * a `libsql:` URL (kind `libsql`). The parent directory of a file is created if missing.
+ * @throws {StoreUnavailableError} when the database cannot be created, opened or migrated.
+ * @example
+ * const store = await createSqliteStore('file:./data/registry.db');
+ */
+export async function createSqliteStore(url: string): Promise<RegistryStore> {
+  const scheme = storeUrlScheme(url);
+  const kind: SqliteKind | undefined = scheme === 'file' ? 'sqlite' : scheme === 'libsql' ? 'libsql' : undefined;
+  if (kind === undefined) {
+    throw new Error(`createSqliteStore accepts file: and libsql: URLs, got "${redactStoreUrl(url)}".`);
+  }
+  const where = redactStoreUrl(url);
+  if (kind === 'sqlite') ensureParentDirectory(url, where);
+
+  let client: Client;
+  try {
+    client = createClient(kind === 'sqlite' ? { url, concurrency: 1, timeout: BUSY_TIMEOUT_MS } : { url });
+  } catch (error) {
+    throw new StoreUnavailableError(`Cannot open the ${kind} registry at "${where}" (${errorCode(error)}).`, {
+      cause: error,
+    });
+  }
+  try {
+    if (kind === 'sqlite') {
+      await client.execute('PRAGMA journal_mode = WAL');
+      await client.execute('PRAGMA synchronous = FULL');
+      await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    await migrate(client);
+  } catch (error) {
+    client.close();
+    throw new StoreUnavailableError(`Cannot prepare the ${kind} registry at "${where}" (${errorCode(error)}).`, {
+      cause: error,
+    });
+  }
+  return new SqliteStore(client, kind);
+}
+
+function ensureParentDirectory(url: string, where: string): void {
+  const path = sqliteFilePath(url);
+  if (path === undefined) return;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    const message = `Cannot create the directory for the sqlite registry at "${where}" (${errorCode(error)}).`;
+    throw new StoreUnavailableError(message, { cause: error });
+  }
+}
+
+class SqliteStore implements RegistryStore {
+  readonly #client: Client;
+  readonly kind: SqliteKind;
+
+  constructor(client: Client, kind: SqliteKind) {
+    this.#client = client;
+    this.kind = kind;
+  }
+
+  async publish(announcement: NewAnnouncement): Promise<StoredAnnouncement> {
+    const txHash = announcement.txHash.trim();
+    const timestamp = Math.floor(Date.now() / 1000); // set by the server (PROTOCOL.md section 6)
+    const result = await this.#run('publish an announcement', () =>
+      this.#client.execute({
+        sql: `INSERT INTO announcements
+                (ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+              RETURNING id`,
+        args: [
+          announcement.ephemeralKey,
+          announcement.viewTag,
+          timestamp,
+          announcement.channelId,
+          txHash,
+          normalizeTxHash(txHash),
+          announcement.amount,
+          announcement.chain,
+        ],
+      }),
+    );
+    return {
+      id: readInteger(result.rows[0], 'id'),
+      ephemeralKey: announcement.ephemeralKey.slice(),
+      viewTag: announcement.viewTag,
+      timestamp,
+      channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
+      txHash,
+      amount: announcement.amount,
+      chain: announcement.chain,
+    };
+  }
+
+  async list(
+    filter: AnnouncementFilter,
+    options: ListOptions,
+  ): Promise<{ announcements: StoredAnnouncement[]; total: number }> {
+    const page = resolvePage(options);
+    const selection = resolveSelection(filter);
+    let condition: string;
+    let args: InValue[];
+    switch (selection.kind) {
+      case 'viewTags':
+        condition = `view_tag IN (${selection.tags.map(() => '?').join(', ')})`;
+        args = selection.tags;
+        break;
+      case 'timeRange':
+        condition = 'timestamp BETWEEN ? AND ?';
+        args = [selection.from, selection.to];
+        break;
+      case 'all':
+        condition = '1';
+        args = [];
+        break;
+    }
+    // `total` is the selection's size: afterId, offset and limit only page through it.
+    // Both statements run in one read transaction so they see the same snapshot.
+    const [counted, listed] = await this.#run('list announcements', () =>
+      this.#client.batch(
+        [
+          { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args },
+          {
+            sql: `SELECT ${COLUMNS} FROM announcements WHERE ${condition} AND id > ? ORDER BY id LIMIT ? OFFSET ?`,
+            args: [...args, page.afterId ?? 0, page.limit, page.offset],
+          },
+        ],
+        'read',
+      ),
+    );
+    return {
+      announcements: (listed?.rows ?? []).map(readAnnouncement),
+      total: readInteger(counted?.rows[0], 'total'),
+    };
+  }
+
+  async stats(): Promise<RegistryStats> {
+    const [counted, grouped] = await this.#run('read its stats', () =>
+      this.#client.batch(
+        [
+          'SELECT COUNT(*) AS total FROM announcements',
+          // GROUP BY only yields tags that occur: the histogram has no zero buckets.
+          'SELECT view_tag AS tag, COUNT(*) AS count FROM announcements GROUP BY view_tag ORDER BY view_tag',
+        ],
+        'read',
+      ),
+    );
+    return {
+      totalAnnouncements: readInteger(counted?.rows[0], 'total'),
+      viewTagDistribution: (grouped?.rows ?? []).map((row) => ({
+        tag: readInteger(row, 'tag'),
+        count: readInteger(row, 'count'),
+      })),
+    };
+  }
+
+  async count(): Promise<number> {
+    const result = await this.#run('count announcements', () => this.#client.execute('SELECT COUNT(*) AS total FROM announcements'));
+    return readInteger(result.rows[0], 'total');
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      await this.#run('answer a health check', () => this.#client.execute('SELECT 1'));
+      return { ok: true, kind: this.kind };
+    } catch (error) {
+      return { ok: false, kind: this.kind, error: error instanceof Error ? error.message : 'Unknown failure.' };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#client.close();
+  }
+
+  /** Run one database call, turning any failure but a duplicate into StoreUnavailableError. */
+  async #run<T>(action: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateAnnouncementError();
+      // Only the error code goes into the message: driver messages may quote the URL.
+      const message = `The ${this.kind} registry failed to ${action} (${errorCode(error)}).`;
+      throw new StoreUnavailableError(message, { cause: error });
+    }
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    error instanceof LibsqlError &&
+    (error.extendedCode === 'SQLITE_CONSTRAINT_UNIQUE' ||
+      (error.code.startsWith('SQLITE_CONSTRAINT') && /\bUNIQUE\b/.test(error.message)))
+  );
+}
+
+/** A machine-readable code for messages (`SQLITE_IOERR`, `ENOTDIR`...), never a value. */
+function errorCode(error: unknown): string {
+  if (error instanceof LibsqlError) return error.extendedCode ?? error.code;
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
+  return error instanceof Error ? error.name : 'unknown error';
+}
+
+function readAnnouncement(row: Row): StoredAnnouncement {
+  return {
+    id: readInteger(row, 'id'),
+    ephemeralKey: readBytes(row, 'ephemeral_key'),
+    viewTag: readInteger(row, 'view_tag'),
+    timestamp: readInteger(row, 'timestamp'),
+    channelId: row['channel_id'] === null ? null : readBytes(row, 'channel_id'),
+    txHash: readText(row, 'tx_hash'),
+    amount: row['amount'] === null ? null : readText(row, 'amount'),
+    chain: row['chain'] === null ? null : readText(row, 'chain'),
+  };
+}
+
+function readInteger(row: Row | undefined, column: string): number {
+  const value = row?.[column];
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'bigint' && value >= 0n && value <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(value);
+  throw unexpectedColumn(column);
+}
+
+/** libSQL returns BLOBs as ArrayBuffer; the store's contract is Uint8Array. */
+function readBytes(row: Row, column: string): Uint8Array {
+  const value = row[column];
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  throw unexpectedColumn(column);
+}
+
+function readText(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value === 'string') return value;
+  throw unexpectedColumn(column);
+}
+
+/** Names the column, never its value (no tx hashes or keys in messages). */
+function unexpectedColumn(column: string): StoreUnavailableError {
+  return new StoreUnavailableError(`The registry returned an unexpected type in column ${column}.`);
+}
