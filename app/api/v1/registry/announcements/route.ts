@@ -1,0 +1,27 @@
+/**
+ * /api/v1/registry/announcements (INTERFACE.md 4.3, PROTOCOL.md section 6).
+ *
+ * POST publishes one announcement and answers 201 Created with its id (409 for a tx_hash
+ * already in the registry). GET lists a page of the selection, ordered by id.
+ */
+import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
+import { listAnnouncementsQuery, publishAnnouncementRequest } from '../../../../../lib/schemas/registry.ts';
+import { getRegistry } from '../../../../../lib/server/registry.ts';
+import { listAnnouncements, publishAnnouncement } from '../../../../../lib/service/registry-api.ts';
+
+export const dynamic = 'force-dynamic';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  path: '/api/v1/registry/announcements',
+  methods: {
+    GET: endpoint({
+      query: listAnnouncementsQuery,
+      handler: async ({ query }) => listAnnouncements(await getRegistry(), query),
+    }),
+    POST: endpoint({
+      body: publishAnnouncementRequest,
+      status: 201,
+      handler: async ({ body }) => publishAnnouncement(await getRegistry(), body),
+    }),
+  },
+});

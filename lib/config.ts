@@ -1,0 +1,239 @@
+/**
+ * The server's configuration: every environment variable of API.md "Configuration",
+ * validated once with zod.
+ *
+ * Why here and strict: a typo in `RATE_LIMIT_RPS` or `ALLOWED_ORIGINS` must stop the server at
+ * boot with a message naming the variable (instrumentation.ts), not silently fall back to a
+ * default that weakens the service. Messages name variables and rules, never values: `API_KEY`
+ * and the pinning/Redis tokens are secrets, and URLs may carry credentials.
+ * Empty variables (`API_KEY=` in a .env file) count as unset.
+ */
+import { z } from 'zod';
+
+/** Log levels in increasing severity; `silent` turns logging off. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Registry URL schemes API.md names (`openRegistryStore` picks the implementation). */
+const REGISTRY_SCHEMES = ['memory', 'file', 'postgres', 'postgresql', 'libsql'];
+
+/** The validated configuration, in the form the code uses. */
+export type Config = {
+  port: number;
+  hostname: string;
+  registryUrl: string;
+  /** Unset: writes need no key (API.md "Authentication"). */
+  apiKey: string | undefined;
+  /** `'*'` or exact origins (`scheme://host[:port]`), lowercase. */
+  allowedOrigins: '*' | string[];
+  /** Tokens per second; 0 disables rate limiting. */
+  rateLimitRps: number;
+  rateLimitBurst: number;
+  /** Proxy hops whose X-Forwarded-For entries are trusted; 0 = use the socket peer only. */
+  trustProxy: number;
+  upstash: { url: string; token: string } | undefined;
+  maxBodyBytes: number;
+  ethRpcUrl: string;
+  ensTextKey: string;
+  suiRpcUrl: string | undefined;
+  suiNetwork: 'mainnet' | 'testnet' | 'devnet' | 'localnet';
+  pinningJwt: string | undefined;
+  pinningGatewayUrl: string | undefined;
+  pinningGatewayToken: string | undefined;
+  ipfsCacheEntries: number;
+  upstreamTimeoutMs: number;
+  logLevel: LogLevel;
+  /** How long a graceful shutdown waits for in-flight requests (server.mjs). */
+  shutdownTimeoutMs: number;
+};
+
+/** Raised when the environment does not validate; the message lists every problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration (see .env.example):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/** Unset or blank becomes undefined, so defaults and "unset" rules apply to `VAR=`. */
+const unsetIfBlank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+function integer(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .optional()
+      .transform((value) => value ?? fallback),
+  );
+}
+
+function decimal(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, `must be a number from ${min} to ${max}`)
+      .transform(Number)
+      .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .optional()
+      .transform((value) => value ?? fallback),
+  );
+}
+
+const optionalText = z.preprocess(unsetIfBlank, z.string().trim().optional());
+
+const httpUrlText = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+/** An optional http(s) URL. */
+const httpUrl = () => z.preprocess(unsetIfBlank, httpUrlText.optional());
+
+/** An http(s) URL with a default. */
+const httpUrlOr = (fallback: string) => z.preprocess(unsetIfBlank, httpUrlText.default(fallback));
+
+/** `*` or a comma-separated list of origins such as `https://app.example`. */
+const allowedOrigins = z.preprocess(
+  unsetIfBlank,
+  z
+    .string()
+    .default('*')
+    .transform((value, ctx): '*' | string[] => {
+      const entries = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      if (entries.length === 0 || entries.includes('*')) return '*';
+      const origins: string[] = [];
+      for (const entry of entries) {
+        const origin = originOf(entry);
+        if (origin === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'must be * or comma-separated origins like https://app.example (scheme://host[:port], no path)' });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
+);
+
+/** The serialised origin of `entry` when `entry` is exactly an origin, else undefined. */
+function originOf(entry: string): string | undefined {
+  try {
+    const url = new URL(entry);
+    if (!['http:', 'https:'].includes(url.protocol)) return undefined;
+    return url.origin === entry.toLowerCase().replace(/\/$/, '') ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const environmentSchema = z.object({
+  PORT: integer(0, 65535, 3001),
+  HOSTNAME: z.preprocess(unsetIfBlank, z.string().trim().default('0.0.0.0')),
+  REGISTRY_URL: z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .default('file:./data/registry.db')
+      .refine(
+        (value) => REGISTRY_SCHEMES.includes(/^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase() ?? ''),
+        'must start with memory:, file:, postgres://, postgresql:// or libsql://',
+      ),
+  ),
+  API_KEY: z.preprocess(
+    unsetIfBlank,
+    z.string().min(16, 'must be at least 16 characters (use a random key, e.g. openssl rand -hex 32)').optional(),
+  ),
+  ALLOWED_ORIGINS: allowedOrigins,
+  RATE_LIMIT_RPS: decimal(0, 1_000_000, 10),
+  RATE_LIMIT_BURST: integer(1, 1_000_000, 30),
+  TRUST_PROXY: integer(0, 32, 0),
+  UPSTASH_REDIS_REST_URL: httpUrl(),
+  UPSTASH_REDIS_REST_TOKEN: optionalText,
+  MAX_BODY_BYTES: integer(1024, 16 * 1024 * 1024, 65536),
+  ETH_RPC_URL: httpUrlOr('https://ethereum-rpc.publicnode.com'),
+  ENS_TEXT_KEY: z.preprocess(unsetIfBlank, z.string().trim().max(256, 'must be at most 256 characters').default('stealth-meta')),
+  SUI_RPC_URL: httpUrl(),
+  SUI_NETWORK: z.preprocess(
+    unsetIfBlank,
+    z.enum(['mainnet', 'testnet', 'devnet', 'localnet'], 'must be mainnet, testnet, devnet or localnet').default('mainnet'),
+  ),
+  PINNING_JWT: optionalText,
+  PINNING_GATEWAY_URL: httpUrl(),
+  PINNING_GATEWAY_TOKEN: optionalText,
+  IPFS_CACHE_ENTRIES: integer(0, 10_000_000, 1000),
+  UPSTREAM_TIMEOUT_MS: integer(1, 600_000, 10_000),
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof unsetIfBlank(value) === 'string' ? String(value).trim().toLowerCase() : undefined),
+    z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
+  ),
+  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+});
+
+/**
+ * Validate an environment (default `process.env`) into a {@link Config}.
+ * @throws {ConfigError} listing every invalid variable, without its value.
+ * @example
+ * const config = loadConfig({ REGISTRY_URL: 'memory:', RATE_LIMIT_RPS: '0' });
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = environmentSchema.safeParse(env, {
+    // zod's default messages are generic; keep them but never let one quote a value.
+    error: (issue) => (issue.code === 'invalid_type' ? 'must be a string' : undefined),
+  });
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if ((e.UPSTASH_REDIS_REST_URL === undefined) !== (e.UPSTASH_REDIS_REST_TOKEN === undefined)) {
+    problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN: set both or neither');
+  }
+  if ((e.PINNING_GATEWAY_URL === undefined) !== (e.PINNING_GATEWAY_TOKEN === undefined)) {
+    problems.push('PINNING_GATEWAY_URL and PINNING_GATEWAY_TOKEN: set both or neither');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: e.PORT,
+    hostname: e.HOSTNAME,
+    registryUrl: e.REGISTRY_URL,
+    apiKey: e.API_KEY,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    rateLimitRps: e.RATE_LIMIT_RPS,
+    rateLimitBurst: e.RATE_LIMIT_BURST,
+    trustProxy: e.TRUST_PROXY,
+    upstash:
+      e.UPSTASH_REDIS_REST_URL !== undefined && e.UPSTASH_REDIS_REST_TOKEN !== undefined
+        ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
+        : undefined,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    ethRpcUrl: e.ETH_RPC_URL,
+    ensTextKey: e.ENS_TEXT_KEY,
+    suiRpcUrl: e.SUI_RPC_URL,
+    suiNetwork: e.SUI_NETWORK,
+    pinningJwt: e.PINNING_JWT,
+    pinningGatewayUrl: e.PINNING_GATEWAY_URL,
+    pinningGatewayToken: e.PINNING_GATEWAY_TOKEN,
+    ipfsCacheEntries: e.IPFS_CACHE_ENTRIES,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

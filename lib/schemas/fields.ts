@@ -1,0 +1,52 @@
+/**
+ * Field schemas shared by the request and response schemas of the API.
+ *
+ * Input rules from API.md "Shape": hex accepts an optional `0x`/`0X` prefix, either case,
+ * surrounding whitespace trimmed, and its length is checked exactly; explicit `null` on an
+ * optional field means absent. Every schema carries a description: the OpenAPI document is
+ * generated from these schemas. Messages never quote the value (API.md "Errors").
+ */
+import { hexToBytes } from '@wraith-pq/sdk';
+import { z } from 'zod';
+
+const HEX = /^(0[xX])?[0-9a-fA-F]*$/;
+
+/** Hex text of exactly `bytes` bytes, parsed to a `Uint8Array`. */
+export function hexBytes(bytes: number, description: string) {
+  return z
+    .string()
+    .trim()
+    .regex(HEX, { message: 'must be hex digits (optionally 0x-prefixed)', abort: true })
+    .refine((text) => text.replace(/^0[xX]/, '').length === bytes * 2, `must be ${bytes} bytes (${bytes * 2} hex digits)`)
+    .transform((text) => hexToBytes(text))
+    .describe(description);
+}
+
+/** An optional field: absent and `null` both become `undefined`. */
+export function optional<S extends z.ZodType>(schema: S) {
+  const field = schema.nullish().transform((value) => value ?? undefined);
+  return schema.description === undefined ? field : field.describe(schema.description);
+}
+
+/** 1-byte view tag, PROTOCOL.md sections 4 and 6. */
+export const viewTag = z.int().min(0).max(255).describe('View tag: one byte, 0 to 255');
+
+/** Unix seconds. */
+export const unixTimestamp = z.int().min(0).describe('Unix timestamp in seconds');
+
+/**
+ * A non-negative integer in a query string (decimal digits only: no sign, exponent or
+ * fraction), checked against `[min, max]`.
+ */
+export function queryInteger(min: number, max: number, description: string) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.int().min(min).max(max))
+    .optional()
+    .describe(description);
+}
+
+/** Output form of byte strings: lowercase hex without `0x` (API.md "Shape"). */
+export const hexOutput = (description: string) => z.string().regex(/^[0-9a-f]*$/).describe(description);

@@ -1,0 +1,78 @@
+/**
+ * The announcement registry: POST/GET /api/v1/registry/announcements and
+ * GET /api/v1/registry/stats (INTERFACE.md 4.3, PROTOCOL.md section 6).
+ */
+import { z } from 'zod';
+import { announcementJson } from './announcement.ts';
+import { hexBytes, optional, queryInteger, viewTag } from './fields.ts';
+
+/** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
+export const MAX_TX_HASH_LENGTH = 256;
+/** Longest accepted amount and chain strings. */
+export const MAX_LABEL_LENGTH = 64;
+/** Largest page of GET /registry/announcements. */
+export const MAX_LIST_LIMIT = 1000;
+export const DEFAULT_LIST_LIMIT = 100;
+
+export const publishAnnouncementRequest = z
+  .object({
+    ephemeral_key: hexBytes(1088, 'ML-KEM-768 ciphertext from stealth/create (1088 bytes, not all zero)').refine(
+      (bytes) => bytes.some((byte) => byte !== 0), // PROTOCOL.md section 6
+      'must not be all zero',
+    ),
+    view_tag: viewTag,
+    tx_hash: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_TX_HASH_LENGTH)
+      .describe('Transaction hash of the payment; unique in the registry after trim + lowercase'),
+    channel_id: optional(hexBytes(32, '32-byte channel id')),
+    amount: optional(z.string().max(MAX_LABEL_LENGTH).describe('Human-readable amount')),
+    chain: optional(z.string().max(MAX_LABEL_LENGTH).describe('Chain identifier, e.g. ethereum or sui')),
+  })
+  .describe('PublishAnnouncementRequest');
+
+export type PublishAnnouncementRequest = z.output<typeof publishAnnouncementRequest>;
+
+export const publishAnnouncementResponse = z
+  .object({
+    id: z.int().describe('Registry id assigned to the announcement'),
+    success: z.literal(true),
+  })
+  .describe('PublishAnnouncementResponse');
+
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const listAnnouncementsQuery = z
+  .object({
+    view_tag: queryInteger(0, 255, 'Only announcements with this view tag (takes precedence over the time range)'),
+    from_timestamp: queryInteger(0, MAX_ID, 'Start of the time range (inclusive); used only with to_timestamp'),
+    to_timestamp: queryInteger(0, MAX_ID, 'End of the time range (inclusive); used only with from_timestamp'),
+    offset: queryInteger(0, MAX_ID, 'Rows of the selection to skip (default 0)'),
+    limit: queryInteger(1, MAX_LIST_LIMIT, `Page size (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT})`),
+    after_id: queryInteger(0, MAX_ID, 'Cursor: only announcements with a larger id (pass the last id of the previous page)'),
+  })
+  .describe('ListAnnouncementsQuery');
+
+export type ListAnnouncementsQuery = z.output<typeof listAnnouncementsQuery>;
+
+export const listAnnouncementsResponse = z
+  .object({
+    announcements: z.array(announcementJson).describe('One page, ordered by id ascending'),
+    total: z.int().describe('Rows in the selection before paging'),
+  })
+  .describe('ListAnnouncementsResponse');
+
+export type ListAnnouncementsResponse = z.output<typeof listAnnouncementsResponse>;
+
+export const registryStatsResponse = z
+  .object({
+    total_announcements: z.int(),
+    view_tag_distribution: z
+      .array(z.object({ tag: z.int().min(0).max(255), count: z.int().min(1) }))
+      .describe('Non-zero buckets, ascending by tag'),
+  })
+  .describe('RegistryStats');
+
+export type RegistryStatsResponse = z.output<typeof registryStatsResponse>;

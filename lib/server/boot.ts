@@ -1,0 +1,31 @@
+/**
+ * Start-up checks, run by instrumentation.ts before the server takes requests.
+ *
+ * A configuration error stops the process with a message naming each bad variable (API.md
+ * "Configuration"): better no server than one running with a silently weakened setting. The
+ * registry is opened eagerly so the first request does not pay for it; a registry that cannot
+ * be opened does not stop the server (it may be a database that comes up later): /health
+ * reports `degraded` and requests that need it answer 503 until it opens.
+ */
+import { ConfigError } from '../config.ts';
+import { log } from '../http/log.ts';
+import { getConfig } from './config.ts';
+import { getRegistry } from './registry.ts';
+
+export async function boot(): Promise<void> {
+  try {
+    getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`wraith: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  try {
+    const store = await getRegistry();
+    log('info', 'registry open', { kind: store.kind });
+  } catch (error) {
+    log('error', 'registry unavailable at start-up', { error: error instanceof Error ? error.message : String(error) });
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Key generation for POST /api/v1/keys/generate (PROTOCOL.md section 2): a fresh identity in
+ * JSON form. Nothing is stored; the response is the only copy of the secrets.
+ */
+import { bytesToHex, generateKeys } from '@wraith-pq/sdk';
+import type { KeyBundle } from '../schemas/keys.ts';
+
+export function generateKeyBundle(): KeyBundle {
+  const keys = generateKeys();
+  return {
+    spending_pk: bytesToHex(keys.spendingPublicKey),
+    spending_sk: bytesToHex(keys.spendingSecretKey),
+    viewing_pk: bytesToHex(keys.viewingPublicKey),
+    viewing_sk: bytesToHex(keys.viewingSecretKey),
+    meta_address: bytesToHex(keys.metaAddress),
+    view_tag: keys.baseViewTag,
+  };
+}

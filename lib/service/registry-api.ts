@@ -1,0 +1,56 @@
+/**
+ * The registry endpoints' work (INTERFACE.md 4.3): publish, list and stats, between the JSON
+ * of the API and the store's byte form.
+ *
+ * Duplicates: the store refuses a second announcement with the same normalised tx_hash, also
+ * when publishes race (it throws DuplicateAnnouncementError, answered 409 by lib/http/errors.ts).
+ */
+import type { AnnouncementFilter, RegistryStore } from '../registry/store.ts';
+import {
+  DEFAULT_LIST_LIMIT,
+  type ListAnnouncementsQuery,
+  type ListAnnouncementsResponse,
+  type PublishAnnouncementRequest,
+  type RegistryStatsResponse,
+} from '../schemas/registry.ts';
+import { announcementToJson } from './announcement-json.ts';
+
+/** Store a validated announcement; the store assigns id and timestamp. */
+export async function publishAnnouncement(store: RegistryStore, request: PublishAnnouncementRequest): Promise<{ id: number; success: true }> {
+  const stored = await store.publish({
+    ephemeralKey: request.ephemeral_key,
+    viewTag: request.view_tag,
+    txHash: request.tx_hash,
+    channelId: request.channel_id ?? null,
+    amount: request.amount ?? null,
+    chain: request.chain ?? null,
+  });
+  return { id: stored.id, success: true };
+}
+
+/** Filter rules (INTERFACE.md 4.3): view_tag when present, else both timestamps, else all. */
+export function listSelection(query: ListAnnouncementsQuery): AnnouncementFilter {
+  if (query.view_tag !== undefined) return { viewTags: [query.view_tag] };
+  if (query.from_timestamp !== undefined && query.to_timestamp !== undefined) {
+    return { fromTimestamp: query.from_timestamp, toTimestamp: query.to_timestamp };
+  }
+  return {};
+}
+
+/** One page of the selection, ordered by id, with the selection's total. */
+export async function listAnnouncements(store: RegistryStore, query: ListAnnouncementsQuery): Promise<ListAnnouncementsResponse> {
+  const { announcements, total } = await store.list(listSelection(query), {
+    offset: query.offset ?? 0,
+    limit: query.limit ?? DEFAULT_LIST_LIMIT,
+    ...(query.after_id === undefined ? {} : { afterId: query.after_id }),
+  });
+  return { announcements: announcements.map(announcementToJson), total };
+}
+
+export async function registryStats(store: RegistryStore): Promise<RegistryStatsResponse> {
+  const stats = await store.stats();
+  return {
+    total_announcements: stats.totalAnnouncements,
+    view_tag_distribution: stats.viewTagDistribution.map(({ tag, count }) => ({ tag, count })),
+  };
+}
