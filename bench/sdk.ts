@@ -3,7 +3,15 @@
  * against @noble/post-quantum's ML-KEM-768 decapsulation measured in the same run.
  */
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { bytesToHex, createScanner, createStealthPayment, generateKeys, type AnnouncementRecord } from '../sdk/src/index.ts';
+import {
+  bytesToHex,
+  createScanner,
+  createStealthPayment,
+  generateKeys,
+  referenceKernel,
+  typescriptKernel,
+  type AnnouncementRecord,
+} from '../sdk/src/index.ts';
 import { measure, printTable, type Measurement } from './harness.ts';
 
 export function benchSdk(): Measurement[] {
@@ -15,11 +23,15 @@ export function benchSdk(): Measurement[] {
   const decaps = measure('noble ML-KEM-768 decapsulate (baseline)', () =>
     ml_kem768.decapsulate(payments[i++ & 63]!.ephemeralCiphertext, keys.viewingSecretKey),
   );
-  const scanner = createScanner(keys);
+  const reference = createScanner(keys, { kernel: referenceKernel });
+  const fast = createScanner(keys, { kernel: typescriptKernel });
+  const bytesBatch = payments.map((p, i) => ({ id: i + 1, ephemeralKey: p.ephemeralCiphertext, viewTag: p.viewTag }));
   const rows = [
     measure('generateKeys', () => generateKeys()),
     measure('createStealthPayment', () => createStealthPayment(keys.metaAddress)),
-    measure('reference scan (announcements)', () => scanner.scan(batch), { opsPerCall: batch.length, unit: 'ann/s' }),
+    measure('reference scan (JSON rows)', () => reference.scan(batch), { opsPerCall: batch.length, unit: 'ann/s' }),
+    measure('TypeScript kernel scan (JSON rows)', () => fast.scan(batch), { opsPerCall: batch.length, unit: 'ann/s' }),
+    measure('TypeScript kernel scan (byte rows)', () => fast.scan(bytesBatch), { opsPerCall: batch.length, unit: 'ann/s' }),
     decaps,
   ];
   printTable('SDK protocol core (one thread)', rows, decaps);

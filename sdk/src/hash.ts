@@ -18,7 +18,8 @@ export const DOMAIN = {
 const encoder = new TextEncoder();
 const PREFIXES = new Map<string, Uint8Array>();
 
-function domainPrefix(domain: string): Uint8Array {
+/** `u32le(len(domain)) || domain`, cached per domain. */
+export function domainPrefix(domain: string): Uint8Array {
   let prefix = PREFIXES.get(domain);
   if (!prefix) {
     const name = encoder.encode(domain);

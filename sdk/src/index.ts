@@ -60,6 +60,7 @@ export {
   type CreateScannerOptions,
 } from './scanner.ts';
 export { referenceKernel, type ScanKernel, type ScanKernelFactory } from './scan-kernel.ts';
+export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';
 export {
   CIPHERTEXT_BYTES,
   SHARED_SECRET_BYTES,

@@ -3,23 +3,25 @@
  * (K-PKE decryption only, WebAssembly SIMD) can replace the reference without touching the
  * scanner. PROTOCOL.md section 5 splits the work in two:
  *
- * 1. `candidateSecret(c)`: the candidate shared secret `K'` whose view tag is compared with
- *    the announced one (runs for every announcement);
+ * 1. `candidate(c, out)`: the candidate shared secret `K'` (written to `out`) and its view tag,
+ *    compared with the announced one (runs for every announcement);
  * 2. `confirm(c, K')`: after a tag match only, whether `c` passes the FIPS 203 re-encryption
- *    check for this key. A ciphertext that fails is never a discovery.
+ *    check for this key and `K'` is its shared secret. A ciphertext that fails is never a
+ *    discovery.
  *
- * The reference kernel is full ML-KEM decapsulation: it returns `K` for honest ciphertexts and
+ * The reference kernel is full ML-KEM decapsulation: it yields `K` for honest ciphertexts and
  * the implicit-rejection key `Kbar = SHAKE256(z || c)` otherwise, so confirmation is
  * `K' != Kbar`. It is slow (one re-encryption per announcement) and serves as the oracle.
  * @module
  */
 import { equalBytes } from './bytes.ts';
+import { computeViewTag } from './view-tag.ts';
 import { decapsulate, implicitRejectionKey, type ViewingSecretKeyParts } from './viewing-key.ts';
 
 export interface ScanKernel {
-  /** Candidate shared secret `K'` of a 1088-byte ciphertext. */
-  candidateSecret(ciphertext: Uint8Array): Uint8Array;
-  /** Whether `ciphertext` passes the re-encryption check (only called after a tag match). */
+  /** Writes the candidate shared secret `K'` of a 1088-byte ciphertext to `out` (32 bytes); returns its view tag. */
+  candidate(ciphertext: Uint8Array, out: Uint8Array): number;
+  /** Whether `ciphertext` passes the re-encryption check with shared secret `candidate` (only after a tag match). */
   confirm(ciphertext: Uint8Array, candidate: Uint8Array): boolean;
 }
 
@@ -28,6 +30,10 @@ export type ScanKernelFactory = (viewingKey: ViewingSecretKeyParts) => ScanKerne
 
 /** Full decapsulation, then `K' != Kbar` (PROTOCOL.md section 5 step 3, the library form). */
 export const referenceKernel: ScanKernelFactory = ({ dk, z }) => ({
-  candidateSecret: (ciphertext) => decapsulate(ciphertext, dk),
+  candidate(ciphertext, out) {
+    const shared = decapsulate(ciphertext, dk);
+    out.set(shared);
+    return computeViewTag(shared);
+  },
   confirm: (ciphertext, candidate) => !equalBytes(candidate, implicitRejectionKey(z, ciphertext)),
 });

@@ -22,8 +22,8 @@ import {
   stealthPointFrom,
   type StealthAddress,
 } from './stealth-keys.ts';
-import { referenceKernel, type ScanKernelFactory } from './scan-kernel.ts';
-import { computeViewTag } from './view-tag.ts';
+import { type ScanKernelFactory } from './scan-kernel.ts';
+import { typescriptKernel } from './scan-kernel-typescript.ts';
 import { assertViewingKeyPair, parseViewingPublicKey, parseViewingSecretKey } from './viewing-key.ts';
 
 /**
@@ -74,8 +74,19 @@ export type Scanner = {
 };
 
 export type CreateScannerOptions = {
-  /** The per-announcement kernel. Default: the reference (full decapsulation). */
+  /**
+   * The per-announcement kernel. Default: the TypeScript fast kernel (K-PKE decryption, full
+   * check only after a tag match), which yields the same results as `referenceKernel`.
+   */
   kernel?: ScanKernelFactory;
+  /**
+   * `'fast'` (default): the re-encryption check runs only after a view-tag match, so scan time
+   * depends on ciphertext contents, which an attacker can choose (crafted tags force the slow
+   * path). `'constant'`: the check runs on every announcement — several times slower, and the
+   * time no longer depends on which announcements match. Scanning on the user's own device,
+   * where nobody else observes the timing, is the recommended setting for `'fast'`.
+   */
+  mode?: 'fast' | 'constant';
 };
 
 /**
@@ -97,12 +108,17 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     b = parseSpendingSecret(keys.spendingSecretKey, 'spending_sk');
     assertSpendingKeyPair(b, toBytes(keys.spendingPublicKey, 'spending_pk'));
   }
-  const kernel = (options.kernel ?? referenceKernel)(viewing);
+  const kernel = (options.kernel ?? typescriptKernel)(viewing);
+  const constantTime = options.mode === 'constant';
+  if (options.mode !== undefined && options.mode !== 'fast' && !constantTime) {
+    throw new InvalidArgumentError('mode', "must be 'fast' or 'constant'");
+  }
 
   function scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A> {
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
     const discoveries: Discovery<A>[] = [];
+    const candidate = new Uint8Array(32);
     let viewTagMatches = 0;
     let malformed = 0;
     for (let index = 0; index < announcements.length; index++) {
@@ -115,14 +131,21 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
         malformed++;
         continue;
       }
-      const candidate = kernel.candidateSecret(parsed.ephemeralKey);
-      if (computeViewTag(candidate) !== parsed.viewTag) continue;
-      viewTagMatches++;
-      if (!kernel.confirm(parsed.ephemeralKey, candidate)) continue;
+      const tagMatches = kernel.candidate(parsed.ephemeralKey, candidate) === parsed.viewTag;
+      if (constantTime) {
+        const confirmed = kernel.confirm(parsed.ephemeralKey, candidate);
+        if (!tagMatches) continue;
+        viewTagMatches++;
+        if (!confirmed) continue;
+      } else {
+        if (!tagMatches) continue;
+        viewTagMatches++;
+        if (!kernel.confirm(parsed.ephemeralKey, candidate)) continue;
+      }
       const tweak = deriveStealthTweak(candidate);
       discoveries.push(
         b === undefined
-          ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), announcement, index, sharedSecret: candidate }
+          ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), announcement, index, sharedSecret: candidate.slice() }
           : { ...deriveStealthKeysFor(b, B, tweak), announcement, index },
       );
     }
@@ -145,7 +168,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
 }
 
 /**
- * Scan a batch of announcements once (the reference scanner). For repeated batches prefer
+ * Scan a batch of announcements once. For repeated batches prefer
  * {@link createScanner}, which validates and prepares the keys only once.
  *
  * @example

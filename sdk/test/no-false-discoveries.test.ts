@@ -15,8 +15,12 @@ import {
   scanAnnouncements,
   type AnnouncementRecord,
 } from '../src/index.ts';
+import { typescriptKernel } from '../src/scan-kernel-typescript.ts';
+import { parseViewingSecretKey } from '../src/viewing-key.ts';
 
 const recipient = generateKeys();
+const others = Array.from({ length: 5 }, () => generateKeys());
+const foreignPayments = Array.from({ length: 5000 }, (_, i) => createStealthPayment(others[i % others.length]!.metaAddress));
 const z = recipient.viewingSecretKey.subarray(2368, 2400);
 
 function record(id: number, ciphertext: Uint8Array, viewTag: number): AnnouncementRecord {
@@ -31,17 +35,16 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-describe('no false discoveries', () => {
+describe.each([
+  ['reference kernel', referenceKernel],
+  ['TypeScript kernel', typescriptKernel],
+] as const)('no false discoveries (%s)', (_name, kernel) => {
   it('finds exactly the honest untampered payments among foreign, crafted and tampered announcements', () => {
     let id = 0;
     const registry: AnnouncementRecord[] = [];
 
     // 5,000 announcements of payments to other recipients.
-    const others = Array.from({ length: 5 }, () => generateKeys());
-    for (let i = 0; i < 5000; i++) {
-      const p = createStealthPayment(others[i % others.length]!.metaAddress);
-      registry.push(record(++id, p.ephemeralCiphertext, p.viewTag));
-    }
+    for (const p of foreignPayments) registry.push(record(++id, p.ephemeralCiphertext, p.viewTag));
 
     // 200 ciphertexts crafted so that the implicit-rejection key's view tag equals the announced
     // tag: the worst case of an attacker who could predict Kbar = SHAKE256(z || c).
@@ -50,6 +53,17 @@ describe('no false discoveries', () => {
       const c = crypto.getRandomValues(new Uint8Array(1088));
       const kbar = shake256.create({ dkLen: 32 }).update(z).update(c).digest();
       registry.push(record(++id, c, computeViewTag(kbar)));
+      crafted.add(id);
+    }
+
+    // 200 ciphertexts crafted against the fast path: random bytes announced with the view tag of
+    // their K-PKE candidate K' = SHA3-512(Decrypt(c) || H(ek)) (what an attacker gets by
+    // encrypting a chosen m with the wrong randomness). They fail re-encryption.
+    const fastPath = typescriptKernel(parseViewingSecretKey(recipient.viewingSecretKey));
+    const scratch = new Uint8Array(32);
+    for (let i = 0; i < 200; i++) {
+      const c = crypto.getRandomValues(new Uint8Array(1088));
+      registry.push(record(++id, c, fastPath.candidate(c, scratch)));
       crafted.add(id);
     }
 
@@ -72,19 +86,20 @@ describe('no false discoveries', () => {
       honest.set(id, p.stealthAddress);
     }
 
-    const { discoveries, stats } = scanAnnouncements(recipient, shuffle(registry));
+    const { discoveries, stats } = scanAnnouncements(recipient, shuffle(registry), { kernel });
 
-    expect(stats.totalScanned).toBe(5270);
+    expect(stats.totalScanned).toBe(5470);
     expect(stats.malformed).toBe(0);
     expect(stats.viewTagMatches).toBeGreaterThanOrEqual(200 + 20); // every crafted tag matched...
     expect(discoveries.length).toBe(20); // ...and none of them was accepted
     expect(new Map(discoveries.map((d) => [d.announcement.id, d.stealthAddress]))).toEqual(honest);
     for (const d of discoveries) expect(crafted.has(d.announcement.id)).toBe(false);
 
-    // The attack set has teeth: a scanner that skips the confirmation accepts every crafted one.
+    // The attack set has teeth: without the confirmation, this kernel accepts the 200 crafted
+    // against it, the tampered payments that still decrypt, and the honest ones.
     const attacks = registry.filter((r) => r.id > 5000);
     const careless = scanAnnouncements(recipient, attacks, {
-      kernel: (key) => ({ ...referenceKernel(key), confirm: () => true }),
+      kernel: (key) => ({ ...kernel(key), confirm: () => true }),
     });
     expect(careless.discoveries.length).toBeGreaterThanOrEqual(200 + 20);
   });

@@ -140,6 +140,18 @@ describe('payments and scanning', () => {
     expect(stats).toMatchObject({ totalScanned: 5, malformed: 4, discoveries: 1 });
   });
 
+  it("mode 'constant' finds the same payments with the same stats, and an unknown mode is refused", () => {
+    const mine = createStealthPayment(alice.metaAddress);
+    const other = createStealthPayment(generateKeys().metaAddress);
+    const rows = [mine, other, mine].map((p, i) => ({ id: i + 1, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag }));
+    const fast = scanAnnouncements(alice, rows);
+    const constant = scanAnnouncements(alice, rows, { mode: 'constant' });
+    expect(constant.discoveries.map((d) => [d.index, d.stealthAddress])).toEqual(fast.discoveries.map((d) => [d.index, d.stealthAddress]));
+    expect(constant.discoveries).toHaveLength(2);
+    expect(constant.stats.viewTagMatches).toBe(fast.stats.viewTagMatches);
+    expect(() => scanAnnouncements(alice, rows, { mode: 'quick' as never })).toThrow(/mode/);
+  });
+
   it('hexToBytes and bytesToHex round-trip', () => {
     const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(hexToBytes(bytesToHex(bytes))).toEqual(bytes);

@@ -1,0 +1,169 @@
+/**
+ * K-PKE decryption for ML-KEM-768 (FIPS 203 Algorithm 15), specialised for scanning.
+ *
+ * Scanning computes, for every announcement, only `m' = Decrypt(dk_pke, c)`:
+ *
+ *     u = Decompress_10(ByteDecode_10(c1)),  v = Decompress_4(ByteDecode_4(c2))
+ *     w = v - NTT^-1( sum_i s_hat[i] ∘ NTT(u[i]) )
+ *     m' = ByteEncode_1(Compress_1(w))
+ *
+ * The secret `s_hat` is decoded once per key ({@link prepareDecryptionKey}); per call, buffers
+ * are reused, so decryption allocates nothing.
+ *
+ * Lazy reduction: butterflies do not reduce their sums. Every product is reduced with `%`
+ * (JS keeps the dividend's sign, so results lie in (-q, q)), and each NTT layer grows the bound
+ * by at most q: inputs in [0, q) stay below 8q = 26,632 after 7 layers, so every product
+ * (< 8q * q ≈ 8.9e7) is exact in float64 and int32 alike. The inverse NTT starts from sums
+ * reduced to (-q, q); its unreduced sums at most double per layer, so after 7 layers they stay
+ * below 2^7 * q ≈ 4.3e5 and every product with a zeta or with 128^-1 (< 4.3e5 * 3329 ≈ 1.4e9)
+ * is below 2^31. The final scaling reduces again to (-q, q); the message step maps residues
+ * to [0, q) before compressing.
+ * Tests check `m'` against a straightforward, fully reduced implementation on edge inputs.
+ * @module
+ */
+
+const N = 256;
+const K = 3; // ML-KEM-768 module rank
+const Q = 3329; // 13*2^8 + 1
+const DU = 10;
+const C1_BYTES = (N * DU * K) / 8; // 960
+const N_INV_128 = 3303; // 128^-1 mod q (FIPS 203 Algorithm 10 line 14)
+
+function bitRev7(i: number): number {
+  let r = 0;
+  for (let b = 0; b < 7; b++) r |= ((i >> b) & 1) << (6 - b);
+  return r;
+}
+
+function powMod(base: number, exp: number): number {
+  let result = 1;
+  let b = base % Q;
+  for (let e = exp; e > 0; e >>= 1) {
+    if (e & 1) result = (result * b) % Q;
+    b = (b * b) % Q;
+  }
+  return result;
+}
+
+/** zeta^BitRev7(i) with zeta = 17 (FIPS 203 section 4.3). */
+const ZETAS = Int32Array.from({ length: 128 }, (_, i) => powMod(17, bitRev7(i)));
+/** gamma_i = 17^(2*BitRev7(i)+1) for the base-case multiplication (FIPS 203 Algorithm 12). */
+const GAMMAS = Int32Array.from({ length: 128 }, (_, i) => powMod(17, 2 * bitRev7(i) + 1));
+
+/** FIPS 203 Algorithm 9, in place, lazy sums (see module comment). */
+export function ntt(f: Int32Array): void {
+  let k = 1;
+  for (let len = 128; len >= 2; len >>= 1) {
+    for (let start = 0; start < N; start += 2 * len) {
+      const zeta = ZETAS[k++]!;
+      for (let j = start; j < start + len; j++) {
+        const t = (zeta * f[j + len]!) % Q;
+        const a = f[j]!;
+        f[j + len] = a - t;
+        f[j] = a + t;
+      }
+    }
+  }
+}
+
+/** FIPS 203 Algorithm 10, in place; the result is reduced to (-q, q). */
+export function inverseNtt(f: Int32Array): void {
+  let k = 127;
+  for (let len = 2; len <= 128; len <<= 1) {
+    for (let start = 0; start < N; start += 2 * len) {
+      const zeta = ZETAS[k--]!;
+      for (let j = start; j < start + len; j++) {
+        const t = f[j]!;
+        const b = f[j + len]!;
+        f[j] = t + b;
+        f[j + len] = (zeta * (b - t)) % Q;
+      }
+    }
+  }
+  for (let j = 0; j < N; j++) f[j] = (f[j]! * N_INV_128) % Q;
+}
+
+/** A decryption key prepared once: `s_hat` as 3 polynomials of 256 coefficients in [0, q). */
+export type DecryptionKey = { sHat: Int32Array };
+
+/** ByteDecode_12 of `dk_pke` (1152 bytes), reduced mod q. */
+export function prepareDecryptionKey(dkPke: Uint8Array): DecryptionKey {
+  const sHat = new Int32Array(K * N);
+  for (let i = 0, j = 0; i < K * N; i += 2, j += 3) {
+    const b0 = dkPke[j]!;
+    const b1 = dkPke[j + 1]!;
+    const b2 = dkPke[j + 2]!;
+    sHat[i] = (b0 | ((b1 & 0x0f) << 8)) % Q;
+    sHat[i + 1] = ((b1 >> 4) | (b2 << 4)) % Q;
+  }
+  return { sHat };
+}
+
+/** Reusable buffers of one decryptor (not shared between concurrent callers). */
+export type Decryptor = (ciphertext: Uint8Array, out: Uint8Array) => void;
+
+/** Build a decryptor writing the 32-byte `m'` of a 1088-byte ciphertext into `out`. */
+export function createDecryptor({ sHat }: DecryptionKey): Decryptor {
+  const u0 = new Int32Array(N);
+  const u1 = new Int32Array(N);
+  const u2 = new Int32Array(N);
+  const acc = new Int32Array(N);
+  return (c, out) => {
+    decodeDecompress10(c, 0, u0);
+    decodeDecompress10(c, 320, u1);
+    decodeDecompress10(c, 640, u2);
+    ntt(u0);
+    ntt(u1);
+    ntt(u2);
+    baseMultiplySum(u0, u1, u2, sHat, acc);
+    inverseNtt(acc);
+    compressMessage(c, acc, out);
+  };
+}
+
+/** ByteDecode_10 then Decompress_10 of one polynomial (320 bytes: 4 coefficients per 5 bytes). */
+function decodeDecompress10(c: Uint8Array, offset: number, u: Int32Array): void {
+  for (let i = 0, j = offset; i < N; i += 4, j += 5) {
+    const b0 = c[j]!, b1 = c[j + 1]!, b2 = c[j + 2]!, b3 = c[j + 3]!, b4 = c[j + 4]!;
+    u[i] = ((b0 | ((b1 & 0x03) << 8)) * Q + 512) >> 10;
+    u[i + 1] = (((b1 >> 2) | ((b2 & 0x0f) << 6)) * Q + 512) >> 10;
+    u[i + 2] = (((b2 >> 4) | ((b3 & 0x3f) << 4)) * Q + 512) >> 10;
+    u[i + 3] = (((b3 >> 6) | (b4 << 2)) * Q + 512) >> 10;
+  }
+}
+
+/**
+ * acc = sum_i s_hat[i] ∘ NTT(u[i]) (FIPS 203 Algorithms 11/12), reduced once per coefficient.
+ * Bounds: |NTT(u)| < 8q and s_hat in [0, q), so each product is < 8q^2 ≈ 8.9e7 and the sum of
+ * three terms (each `a1*b1` reduced before multiplying by gamma < q) stays below 3e8 < 2^31.
+ */
+function baseMultiplySum(u0: Int32Array, u1: Int32Array, u2: Int32Array, sHat: Int32Array, acc: Int32Array): void {
+  for (let i = 0; i < N; i += 2) {
+    const gamma = GAMMAS[i >> 1]!;
+    const a00 = u0[i]!, a01 = u0[i + 1]!, a10 = u1[i]!, a11 = u1[i + 1]!, a20 = u2[i]!, a21 = u2[i + 1]!;
+    const b00 = sHat[i]!, b01 = sHat[i + 1]!, b10 = sHat[N + i]!, b11 = sHat[N + i + 1]!, b20 = sHat[2 * N + i]!, b21 = sHat[2 * N + i + 1]!;
+    const odd = ((a01 * b01) % Q) + ((a11 * b11) % Q) + ((a21 * b21) % Q); // < 3q
+    acc[i] = (a00 * b00 + a10 * b10 + a20 * b20 + (odd % Q) * gamma) % Q;
+    acc[i + 1] = (a00 * b01 + a01 * b00 + a10 * b11 + a11 * b10 + a20 * b21 + a21 * b20) % Q;
+  }
+}
+
+/**
+ * w = v - acc, then Compress_1 and ByteEncode_1 into 32 bytes. `v` = Decompress_4 of c2
+ * (the last 128 bytes of c, two coefficients per byte, low nibble first).
+ * Compress_1(w) = round(2w/q) mod 2 is 1 exactly when q/4 < w < 3q/4, i.e. 833 <= w <= 2496.
+ */
+function compressMessage(c: Uint8Array, acc: Int32Array, out: Uint8Array): void {
+  for (let byte = 0, idx = 0, src = C1_BYTES; byte < 32; byte++) {
+    let bits = 0;
+    for (let bit = 0; bit < 8; bit += 2, idx += 2, src++) {
+      const packed = c[src]!;
+      let w0 = ((((packed & 0x0f) * Q + 8) >> 4) - acc[idx]!) % Q;
+      let w1 = ((((packed >> 4) * Q + 8) >> 4) - acc[idx + 1]!) % Q;
+      if (w0 < 0) w0 += Q;
+      if (w1 < 0) w1 += Q;
+      bits |= ((w0 >= 833 && w0 <= 2496 ? 1 : 0) << bit) | ((w1 >= 833 && w1 <= 2496 ? 1 : 0) << (bit + 1));
+    }
+    out[byte] = bits;
+  }
+}
