@@ -21,6 +21,13 @@ import { decapsulate, implicitRejectionKey, type ViewingSecretKeyParts } from '.
 export interface ScanKernel {
   /** Writes the candidate shared secret `K'` of a 1088-byte ciphertext to `out` (32 bytes); returns its view tag. */
   candidate(ciphertext: Uint8Array, out: Uint8Array): number;
+  /**
+   * Optional batch form of `candidate` for kernels that process several announcements at once
+   * (SIMD lanes): `ciphertexts` holds `count` ciphertexts of 1088 bytes back to back; the
+   * candidates go to `candidates` (32 bytes each, same order) and their view tags to `tags`.
+   * Must give exactly what `candidate` gives one by one.
+   */
+  candidates?(ciphertexts: Uint8Array, count: number, candidates: Uint8Array, tags: Uint8Array): void;
   /** Whether `ciphertext` passes the re-encryption check with shared secret `candidate` (only after a tag match). */
   confirm(ciphertext: Uint8Array, candidate: Uint8Array): boolean;
 }
