@@ -11,6 +11,14 @@ import { ConfigError } from '../config.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
 import { getRegistry } from './registry.ts';
+import { processSingleton } from './singleton.ts';
+
+/**
+ * Set once start-up checks passed. server.mjs waits for it before listening: in production
+ * Next.js runs `register()` in the background, so without it the port would open before a bad
+ * configuration is caught.
+ */
+export const BOOTED_SLOT = 'booted';
 
 export async function boot(): Promise<void> {
   try {
@@ -28,4 +36,5 @@ export async function boot(): Promise<void> {
   } catch (error) {
     log('error', 'registry unavailable at start-up', { error: error instanceof Error ? error.message : String(error) });
   }
+  processSingleton(BOOTED_SLOT, () => true);
 }
