@@ -8,7 +8,7 @@
  * @module
  */
 import { toBytes, type BytesInput } from './bytes.ts';
-import { parseAnnouncement, type AnnouncementInput } from './announcement.ts';
+import { parseAnnouncement, type AnnouncementInput, type ScannableAnnouncement } from './announcement.ts';
 import { InvalidArgumentError, WraithError } from './errors.ts';
 import {
   assertSpendingKeyPair,
@@ -24,7 +24,15 @@ import {
 } from './stealth-keys.ts';
 import { type ScanKernelFactory } from './scan-kernel.ts';
 import { typescriptKernel } from './scan-kernel-typescript.ts';
-import { assertViewingKeyPair, parseViewingPublicKey, parseViewingSecretKey } from './viewing-key.ts';
+import {
+  assertViewingKeyPair,
+  CIPHERTEXT_BYTES,
+  parseViewingPublicKey,
+  parseViewingSecretKey,
+  SHARED_SECRET_BYTES,
+} from './viewing-key.ts';
+
+const CHUNK = 64;
 
 /**
  * Keys a scan needs. `RecipientKeys` from `generateKeys` fits as is; leave out
@@ -114,40 +122,52 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     throw new InvalidArgumentError('mode', "must be 'fast' or 'constant'");
   }
 
+  // Announcements go through the kernel in chunks, so batch kernels (SIMD lanes) get full groups.
+  const packed = kernel.candidates ? new Uint8Array(CHUNK * CIPHERTEXT_BYTES) : undefined;
+  const candidates = new Uint8Array(CHUNK * SHARED_SECRET_BYTES);
+  const tags = new Uint8Array(CHUNK);
+
   function scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A> {
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
     const discoveries: Discovery<A>[] = [];
-    const candidate = new Uint8Array(32);
     let viewTagMatches = 0;
     let malformed = 0;
-    for (let index = 0; index < announcements.length; index++) {
-      const announcement = announcements[index]!;
-      let parsed;
-      try {
-        parsed = parseAnnouncement(announcement, `announcements[${index}]`);
-      } catch (error) {
-        if (!(error instanceof WraithError)) throw error;
-        malformed++;
-        continue;
+    for (let start = 0; start < announcements.length; start += CHUNK) {
+      const chunk: { index: number; parsed: ScannableAnnouncement }[] = [];
+      for (let index = start; index < Math.min(announcements.length, start + CHUNK); index++) {
+        try {
+          chunk.push({ index, parsed: parseAnnouncement(announcements[index]!, `announcements[${index}]`) });
+        } catch (error) {
+          if (!(error instanceof WraithError)) throw error;
+          malformed++;
+        }
       }
-      const tagMatches = kernel.candidate(parsed.ephemeralKey, candidate) === parsed.viewTag;
-      if (constantTime) {
-        const confirmed = kernel.confirm(parsed.ephemeralKey, candidate);
+      if (packed && kernel.candidates) {
+        chunk.forEach(({ parsed }, k) => packed.set(parsed.ephemeralKey, k * CIPHERTEXT_BYTES));
+        kernel.candidates(packed, chunk.length, candidates, tags);
+      } else {
+        chunk.forEach(({ parsed }, k) => {
+          tags[k] = kernel.candidate(parsed.ephemeralKey, candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES));
+        });
+      }
+      for (let k = 0; k < chunk.length; k++) {
+        const { index, parsed } = chunk[k]!;
+        const candidate = candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES);
+        const tagMatches = tags[k] === parsed.viewTag;
+        // 'constant' runs the confirmation whatever the tag (see CreateScannerOptions.mode).
+        const confirmed = constantTime || tagMatches ? kernel.confirm(parsed.ephemeralKey, candidate) : false;
         if (!tagMatches) continue;
         viewTagMatches++;
         if (!confirmed) continue;
-      } else {
-        if (!tagMatches) continue;
-        viewTagMatches++;
-        if (!kernel.confirm(parsed.ephemeralKey, candidate)) continue;
+        const announcement = announcements[index]!;
+        const tweak = deriveStealthTweak(candidate);
+        discoveries.push(
+          b === undefined
+            ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), announcement, index, sharedSecret: candidate.slice() }
+            : { ...deriveStealthKeysFor(b, B, tweak), announcement, index },
+        );
       }
-      const tweak = deriveStealthTweak(candidate);
-      discoveries.push(
-        b === undefined
-          ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), announcement, index, sharedSecret: candidate.slice() }
-          : { ...deriveStealthKeysFor(b, B, tweak), announcement, index },
-      );
     }
     const durationMs = performance.now() - started;
     const totalScanned = announcements.length;

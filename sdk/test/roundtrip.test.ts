@@ -12,6 +12,8 @@ import {
   hexToBytes,
   scanAnnouncements,
   type Announcement,
+  type ScanKernelFactory,
+  typescriptKernel,
 } from '../src/index.ts';
 
 const alice = generateKeys();
@@ -150,6 +152,35 @@ describe('payments and scanning', () => {
     expect(constant.discoveries).toHaveLength(2);
     expect(constant.stats.viewTagMatches).toBe(fast.stats.viewTagMatches);
     expect(() => scanAnnouncements(alice, rows, { mode: 'quick' as never })).toThrow(/mode/);
+  });
+
+  it('a batch kernel sees every well-formed announcement once, in order, across chunk boundaries', () => {
+    const mine = new Set([3, 64, 65, 127, 149]);
+    const rows = Array.from({ length: 150 }, (_, i) => {
+      const p = createStealthPayment(mine.has(i) ? alice.metaAddress : generateKeys().metaAddress);
+      return i === 100 ? { id: i, ephemeral_key: 'zz', view_tag: 0 } : { id: i, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
+    });
+    const seen: string[] = [];
+    const batched: ScanKernelFactory = (key) => {
+      const single = typescriptKernel(key);
+      return {
+        ...single,
+        candidate: () => {
+          throw new Error('the scanner must use the batch method');
+        },
+        candidates(ciphertexts, count, candidates, tags) {
+          for (let k = 0; k < count; k++) {
+            const c = ciphertexts.subarray(k * 1088, (k + 1) * 1088);
+            seen.push(bytesToHex(c.subarray(0, 8)));
+            tags[k] = single.candidate(c, candidates.subarray(k * 32, (k + 1) * 32));
+          }
+        },
+      };
+    };
+    const { discoveries, stats } = scanAnnouncements(alice, rows, { kernel: batched });
+    expect(discoveries.map((d) => d.announcement.id)).toEqual([...mine]);
+    expect(stats).toMatchObject({ totalScanned: 150, malformed: 1, discoveries: 5 });
+    expect(seen).toEqual(rows.filter((r) => r.id !== 100).map((r) => r.ephemeral_key.slice(0, 16)));
   });
 
   it('hexToBytes and bytesToHex round-trip', () => {
