@@ -20,6 +20,13 @@ import { fileURLToPath } from 'node:url';
 process.env.NODE_ENV ??= 'production';
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
+const projectDir = fileURLToPath(new URL('.', import.meta.url));
+// The .env files Next.js would load (.env, .env.production, .env.local, ...), loaded now so
+// PORT and HOSTNAME below see them too. Variables already in the environment win.
+const { default: nextEnv } = await import('@next/env');
+const { loadEnvConfig } = nextEnv;
+loadEnvConfig(projectDir, process.env.NODE_ENV === 'development', { info: () => {}, error: (...args) => console.error(...args) });
+
 /** Written here, read by lib/http/client-ip.ts; never accepted from the client. */
 const PEER_IP_HEADER = 'x-wraith-peer-ip';
 /** Methods Next.js route handlers serve; anything else under the API gets a JSON 405 here. */
@@ -47,7 +54,7 @@ const shutdownTimeoutMs = integerSetting('SHUTDOWN_TIMEOUT_MS', 10_000, 600_000)
 const dev = process.env.NODE_ENV === 'development';
 
 const { default: next } = await import('next');
-const app = next({ dev, dir: fileURLToPath(new URL('.', import.meta.url)), hostname, port });
+const app = next({ dev, dir: projectDir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 await startupChecks();
