@@ -59,6 +59,14 @@ export {
   type Discovery,
   type CreateScannerOptions,
 } from './scanner.ts';
+export {
+  scanRegistry,
+  arrayPageSource,
+  type RegistryPageSource,
+  type ScanBatch,
+  type ScanProgress,
+  type ScanRegistryOptions,
+} from './scan-registry.ts';
 export { referenceKernel, type ScanKernel, type ScanKernelFactory } from './scan-kernel.ts';
 export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';
 export {

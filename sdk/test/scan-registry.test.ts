@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  arrayPageSource,
+  bytesToHex,
+  createStealthPayment,
+  generateKeys,
+  scanRegistry,
+  type AnnouncementRecord,
+  type RegistryPageSource,
+  type ScanProgress,
+} from '../src/index.ts';
+
+const keys = generateKeys();
+const others = [generateKeys(), generateKeys()];
+const mine = new Set([2, 250, 251, 777, 1200]);
+const registry: AnnouncementRecord[] = Array.from({ length: 1200 }, (_, i) => {
+  const id = i + 1;
+  const p = createStealthPayment(mine.has(id) ? keys.metaAddress : others[id % 2]!.metaAddress);
+  return { id, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag, tx_hash: `0x${id}` };
+});
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('scanRegistry', () => {
+  it('scans every page once and finds exactly the recipient\'s payments, with cursors at page ends', async () => {
+    const batches = await collect(scanRegistry(arrayPageSource(registry, 100), keys));
+    expect(batches).toHaveLength(12);
+    expect(batches.map((b) => b.cursor)).toEqual(Array.from({ length: 12 }, (_, i) => (i + 1) * 100));
+    expect(batches.flatMap((b) => b.discoveries.map((d) => d.announcement.id))).toEqual([...mine]);
+    expect(batches.at(-1)!.progress).toMatchObject({ scanned: 1200, discoveries: 5, cursor: 1200 });
+  });
+
+  it('cancels between pages with the signal, and resuming from the saved cursor finds the rest exactly once', async () => {
+    const controller = new AbortController();
+    const found: number[] = [];
+    let saved = 0;
+    await expect(async () => {
+      for await (const batch of scanRegistry(arrayPageSource(registry, 100), keys, { signal: controller.signal })) {
+        found.push(...batch.discoveries.map((d) => d.announcement.id as number));
+        saved = batch.cursor;
+        if (batch.cursor >= 300) controller.abort(new Error('user cancelled'));
+      }
+    }).rejects.toThrow('user cancelled');
+    expect(saved).toBe(300);
+    expect(found).toEqual([2, 250, 251]);
+
+    const resumed = await collect(scanRegistry(arrayPageSource(registry, 100), keys, { fromCursor: saved }));
+    expect(resumed.flatMap((b) => b.discoveries.map((d) => d.announcement.id))).toEqual([777, 1200]);
+    expect(resumed.at(-1)!.progress.scanned).toBe(900);
+  });
+
+  it('does not rescan rows a source returns again after the cursor', async () => {
+    const stubborn: RegistryPageSource<AnnouncementRecord> = function* () {
+      for (let i = 0; i < registry.length; i += 400) yield registry.slice(i, i + 400); // ignores afterId
+    };
+    const batches = await collect(scanRegistry(stubborn, keys, { fromCursor: 500 }));
+    expect(batches.reduce((n, b) => n + b.scanned, 0)).toBe(700);
+    expect(batches.flatMap((b) => b.discoveries.map((d) => d.announcement.id))).toEqual([777, 1200]);
+  });
+
+  it('reports monotonic progress with a rate', async () => {
+    const progress: ScanProgress[] = [];
+    await collect(scanRegistry(arrayPageSource(registry, 300), keys, { onProgress: (p) => progress.push(p) }));
+    expect(progress.map((p) => p.scanned)).toEqual([300, 600, 900, 1200]);
+    expect(progress.every((p) => p.rate > 0)).toBe(true);
+  });
+
+  it('passes afterId and the signal to an async source', async () => {
+    const requests: { afterId: number; hasSignal: boolean }[] = [];
+    const source: RegistryPageSource<AnnouncementRecord> = async function* ({ afterId, signal }) {
+      requests.push({ afterId, hasSignal: signal instanceof AbortSignal });
+      yield registry.filter((r) => r.id > afterId).slice(0, 50);
+    };
+    const batches = await collect(scanRegistry(source, keys, { fromCursor: 1150, signal: new AbortController().signal }));
+    expect(requests).toEqual([{ afterId: 1150, hasSignal: true }]);
+    expect(batches[0]!.discoveries.map((d) => d.announcement.id)).toEqual([1200]);
+  });
+
+  it('refuses a negative or fractional cursor before scanning', async () => {
+    await expect(collect(scanRegistry(arrayPageSource(registry), keys, { fromCursor: -1 }))).rejects.toThrow(/fromCursor/);
+    await expect(collect(scanRegistry(arrayPageSource(registry), keys, { fromCursor: 1.5 }))).rejects.toThrow(/fromCursor/);
+  });
+});
