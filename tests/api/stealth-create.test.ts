@@ -1,0 +1,113 @@
+/**
+ * POST /api/v1/stealth/create (INTERFACE.md 4.2, PROTOCOL.md sections 3 and 4).
+ */
+import { CIPHERTEXT_BYTES, formatMetaAddressUri, hexToBytes } from '@wraith-pq/sdk';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { configure } from '../helpers/api.ts';
+import { createPayment, generateKeys, request, type KeyBundle } from '../helpers/routes.ts';
+
+let keys: KeyBundle;
+beforeAll(async () => {
+  await configure();
+  keys = await generateKeys();
+});
+beforeEach(() => configure());
+
+const create = (body: unknown) => request('create', 'POST', { body });
+
+describe('POST /api/v1/stealth/create', () => {
+  it('returns the stealth addresses, ciphertext, view tag and an announcement ready to publish', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const payment = await createPayment(keys.meta_address);
+    const after = Math.floor(Date.now() / 1000);
+    expect(Object.keys(payment).sort()).toEqual(['announcement', 'ephemeral_ciphertext', 'stealth_address', 'stealth_sui_address', 'view_tag']);
+    expect(payment.stealth_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(payment.stealth_sui_address).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(payment.ephemeral_ciphertext).toMatch(new RegExp(`^[0-9a-f]{${CIPHERTEXT_BYTES * 2}}$`));
+    expect(Number.isInteger(payment.view_tag) && payment.view_tag >= 0 && payment.view_tag <= 255).toBe(true);
+    const { timestamp, ...rest } = payment.announcement as { timestamp: number };
+    expect(rest).toEqual({
+      id: 0,
+      ephemeral_key: payment.ephemeral_ciphertext,
+      view_tag: payment.view_tag,
+      channel_id: null,
+      tx_hash: null,
+      amount: null,
+      chain: null,
+    });
+    expect(timestamp).toBeGreaterThanOrEqual(before);
+    expect(timestamp).toBeLessThanOrEqual(after);
+  });
+
+  it('renders the EVM stealth address with its EIP-55 checksum', async () => {
+    const { stealth_address } = await createPayment(keys.meta_address);
+    expect(stealth_address).not.toBe(stealth_address.toLowerCase());
+  });
+
+  it('gives a different one-time address for every payment to the same meta-address', async () => {
+    const a = await createPayment(keys.meta_address);
+    const b = await createPayment(keys.meta_address);
+    expect(a.stealth_address).not.toBe(b.stealth_address);
+    expect(a.ephemeral_ciphertext).not.toBe(b.ephemeral_ciphertext);
+  });
+
+  it.each([
+    ['0x-prefixed hex', () => `0x${keys.meta_address}`],
+    ['upper-case hex', () => keys.meta_address.toUpperCase()],
+    ['hex with surrounding whitespace', () => `  ${keys.meta_address}\n`],
+    ['the ERC-5564 URI st:eth:0x…', () => formatMetaAddressUri(hexToBytes(keys.meta_address), 'eth')],
+  ])('accepts the meta-address as %s', async (_, metaAddress) => {
+    const response = await create({ meta_address: metaAddress() });
+    expect(response.status).toBe(200);
+  });
+
+  it('accepts channel_id and ignores it', async () => {
+    const response = await create({ meta_address: keys.meta_address, channel_id: 'ab'.repeat(32) });
+    expect(response.status).toBe(200);
+    expect(response.json.announcement.channel_id).toBeNull();
+  });
+
+  it('publishes nothing', async () => {
+    await createPayment(keys.meta_address);
+    const list = await request('announcements', 'GET');
+    expect(list.json.total).toBe(0);
+  });
+
+  it.each([
+    ['not hex', 'zz'.repeat(1218)],
+    ['too short', () => keys.meta_address.slice(0, -2)],
+    ['too long', () => `${keys.meta_address}00`],
+    ['an unknown version byte', () => `03${keys.meta_address.slice(2)}`],
+    ['a spending key that is not a curve point', () => `0205${'ff'.repeat(32)}${keys.meta_address.slice(68)}`],
+    ['a viewing key with a coefficient out of range', () => `${keys.meta_address.slice(0, 68)}ffff${keys.meta_address.slice(72)}`],
+    ['empty', ''],
+  ])('refuses a meta-address that is %s with 400 INVALID_META_ADDRESS', async (_, value) => {
+    const response = await create({ meta_address: typeof value === 'function' ? value() : value });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('INVALID_META_ADDRESS');
+  });
+
+  it('refuses a version-1 meta-address with 400 LEGACY_META_ADDRESS and says why', async () => {
+    const legacy = `01${keys.viewing_pk}${keys.viewing_pk}`;
+    const response = await create({ meta_address: legacy });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('LEGACY_META_ADDRESS');
+    expect(response.json.error.message).toMatch(/sender/i);
+    expect(response.text).not.toContain(keys.viewing_pk);
+  });
+
+  it('never echoes the submitted meta-address in an error', async () => {
+    const response = await create({ meta_address: keys.meta_address.slice(0, -2) });
+    expect(response.text).not.toContain(keys.meta_address.slice(0, 100));
+  });
+
+  it('answers a missing meta_address with 400 VALIDATION_ERROR naming the field', async () => {
+    const response = await create({});
+    expect(response.status).toBe(400);
+    expect(response.json.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: expect.any(String),
+      details: [{ path: 'meta_address', issue: 'is required' }],
+    });
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * POST /api/v1/stealth/scan (INTERFACE.md 4.2, PROTOCOL.md section 5): a published payment is
+ * found with the address create returned, and nothing else is.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { deriveStealthAddress, evmAddressOf } from '@wraith-pq/sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getRegistry } from '../../lib/server/registry.ts';
+import { configure } from '../helpers/api.ts';
+import {
+  createPayment,
+  foreignAnnouncement,
+  generateKeys,
+  publish,
+  request,
+  scanKeys,
+  txHash,
+  type KeyBundle,
+} from '../helpers/routes.ts';
+
+beforeEach(() => configure());
+afterEach(() => vi.restoreAllMocks());
+
+const scan = (body: unknown) => request('scan', 'POST', { body });
+
+async function publishForeign(count: number, overrides: Record<string, unknown> = {}): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const response = await request('announcements', 'POST', { body: foreignAnnouncement(overrides) });
+    expect(response.status).toBe(201);
+  }
+}
+
+describe('POST /api/v1/stealth/scan', () => {
+  it('finds a published payment at the address create returned, with its registry data', async () => {
+    const keys = await generateKeys();
+    const payment = await createPayment(keys.meta_address);
+    const hash = txHash();
+    const id = await publish(payment, { tx_hash: hash, amount: '1.5', chain: 'ethereum', channel_id: 'cd'.repeat(32) });
+    const response = await scan(scanKeys(keys));
+    expect(response.status).toBe(200);
+    expect(response.json.discoveries).toHaveLength(1);
+    const [found] = response.json.discoveries;
+    expect(found).toMatchObject({
+      stealth_address: payment.stealth_address,
+      stealth_sui_address: payment.stealth_sui_address,
+      announcement_id: id,
+      timestamp: expect.any(Number),
+      channel_id: 'cd'.repeat(32),
+      tx_hash: hash,
+      amount: '1.5',
+      chain: 'ethereum',
+    });
+  });
+
+  it('returns a private key that controls the stealth address', async () => {
+    const keys = await generateKeys();
+    const payment = await createPayment(keys.meta_address);
+    await publish(payment);
+    const [found] = (await scan(scanKeys(keys))).json.discoveries;
+    expect(found.stealth_sk).toMatch(/^[0-9a-f]{64}$/);
+    expect(found.eth_private_key).toBe(`0x${found.stealth_sk}`);
+    expect(found.shared_secret).toBeUndefined();
+    const point = secp256k1.Point.BASE.multiply(BigInt(found.eth_private_key));
+    expect(evmAddressOf(point)).toBe(payment.stealth_address);
+  });
+
+  it('in a view-only scan (no spending_sk) returns the shared secret and no private key', async () => {
+    const keys = await generateKeys();
+    const payment = await createPayment(keys.meta_address);
+    await publish(payment);
+    const [found] = (await scan(scanKeys(keys, true))).json.discoveries;
+    expect(found.stealth_sk).toBeUndefined();
+    expect(found.eth_private_key).toBeUndefined();
+    expect(found.shared_secret).toMatch(/^[0-9a-f]{64}$/);
+    const derived = deriveStealthAddress({ spendingPublicKey: keys.spending_pk, sharedSecret: found.shared_secret });
+    expect(derived.stealthAddress).toBe(payment.stealth_address);
+  });
+
+  it('finds exactly the recipient’s payments among other recipients’ and random announcements', async () => {
+    const [alice, bob] = [await generateKeys(), await generateKeys()];
+    const alicePayments = [await createPayment(alice.meta_address), await createPayment(alice.meta_address)];
+    const bobPayment = await createPayment(bob.meta_address);
+    await publishForeign(3);
+    const aliceIds = [await publish(alicePayments[0]!)];
+    await publish(bobPayment);
+    await publishForeign(2);
+    aliceIds.push(await publish(alicePayments[1]!));
+    const response = await scan(scanKeys(alice));
+    expect(response.json.discoveries.map((d: { announcement_id: number }) => d.announcement_id)).toEqual(aliceIds);
+    expect(response.json.discoveries.map((d: { stealth_address: string }) => d.stealth_address)).toEqual(
+      alicePayments.map((p) => p.stealth_address),
+    );
+    expect(response.json.stats.total_scanned).toBe(8);
+    expect(response.json.stats.discoveries).toBe(2);
+  });
+
+  it('does not discover a ciphertext made for someone else even when its view tag is forged to match', async () => {
+    const [alice, mallory] = [await generateKeys(), await generateKeys()];
+    const forged = await createPayment(mallory.meta_address);
+    // Publish Mallory's ciphertext under every view tag: one of them matches Alice's candidate tag.
+    for (let tag = 0; tag < 256; tag++) await publish({ ephemeral_ciphertext: forged.ephemeral_ciphertext, view_tag: tag });
+    const response = await scan(scanKeys(alice));
+    expect(response.json.discoveries).toEqual([]);
+    expect(response.json.stats.view_tag_matches).toBe(1);
+  });
+
+  it('reports integer counts and duration and a numeric rate', async () => {
+    const keys = await generateKeys();
+    await publish(await createPayment(keys.meta_address));
+    await publishForeign(4);
+    const { stats } = (await scan(scanKeys(keys))).json;
+    expect(Object.keys(stats).sort()).toEqual(['discoveries', 'duration_ms', 'rate', 'total_scanned', 'view_tag_matches']);
+    expect(stats.total_scanned).toBe(5);
+    expect(stats.discoveries).toBe(1);
+    expect(stats.view_tag_matches).toBeGreaterThanOrEqual(1);
+    expect(Number.isInteger(stats.duration_ms)).toBe(true);
+    expect(typeof stats.rate).toBe('number');
+  });
+
+  it('scans an empty registry without error', async () => {
+    const keys = await generateKeys();
+    const response = await scan(scanKeys(keys));
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({
+      discoveries: [],
+      stats: { total_scanned: 0, view_tag_matches: 0, discoveries: 0, duration_ms: expect.any(Number), rate: 0 },
+    });
+  });
+
+  it('forbids caching of the response that carries secret keys', async () => {
+    const keys = await generateKeys();
+    const response = await scan(scanKeys(keys));
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('accepts keys with a 0x prefix and in upper case', async () => {
+    const keys = await generateKeys();
+    await publish(await createPayment(keys.meta_address));
+    const response = await scan({
+      viewing_sk: `0x${keys.viewing_sk.toUpperCase()}`,
+      spending_pk: `0X${keys.spending_pk}`,
+      spending_sk: keys.spending_sk.toUpperCase(),
+    });
+    expect(response.json.discoveries).toHaveLength(1);
+  });
+
+  it('treats spending_sk: null as a view-only scan', async () => {
+    const keys = await generateKeys();
+    await publish(await createPayment(keys.meta_address));
+    const response = await scan({ ...scanKeys(keys, true), spending_sk: null });
+    expect(response.json.discoveries[0].shared_secret).toBeDefined();
+  });
+
+  it('refuses a spending secret that does not belong to the spending public key with 400', async () => {
+    const [alice, bob] = [await generateKeys(), await generateKeys()];
+    const response = await scan({ ...scanKeys(alice), spending_sk: bob.spending_sk });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('VALIDATION_ERROR');
+    expect(response.json.error.details).toEqual([{ path: 'spending_sk', issue: expect.any(String) }]);
+    expect(response.text).not.toContain(bob.spending_sk);
+    expect(response.text).not.toContain(alice.viewing_sk.slice(0, 64));
+  });
+
+  it('refuses a spending public key that is not a curve point with 400 VALIDATION_ERROR', async () => {
+    const keys = await generateKeys();
+    const response = await scan({ ...scanKeys(keys, true), spending_pk: `05${'ff'.repeat(32)}` });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('VALIDATION_ERROR');
+    expect(response.json.error.details[0].path).toBe('spending_pk');
+  });
+});
+
+describe('scan selection (view_tags, else both timestamps, else everything)', () => {
+  let keys: KeyBundle;
+  let tagged: { view_tag: number; ephemeral_ciphertext: string; stealth_address: string };
+
+  beforeEach(async () => {
+    keys = await generateKeys();
+    tagged = await createPayment(keys.meta_address);
+    await publish(tagged);
+    const otherTag = (tagged.view_tag + 1) % 256;
+    await publishForeign(3, { view_tag: otherTag });
+  });
+
+  it('with view_tags scans only announcements carrying those tags', async () => {
+    const response = await scan({ ...scanKeys(keys), view_tags: [tagged.view_tag] });
+    expect(response.json.stats.total_scanned).toBe(1);
+    expect(response.json.discoveries).toHaveLength(1);
+  });
+
+  it('scans each announcement once when a tag is listed twice', async () => {
+    const response = await scan({ ...scanKeys(keys), view_tags: [tagged.view_tag, tagged.view_tag] });
+    expect(response.json.stats.total_scanned).toBe(1);
+    expect(response.json.discoveries).toHaveLength(1);
+  });
+
+  it('misses the payment when view_tags leaves out its tag', async () => {
+    const response = await scan({ ...scanKeys(keys), view_tags: [(tagged.view_tag + 1) % 256] });
+    expect(response.json.stats.total_scanned).toBe(3);
+    expect(response.json.discoveries).toEqual([]);
+  });
+
+  it('treats an empty view_tags list as no filter', async () => {
+    const response = await scan({ ...scanKeys(keys), view_tags: [] });
+    expect(response.json.stats.total_scanned).toBe(4);
+  });
+
+  it('with both timestamps scans the inclusive time range', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const inside = await scan({ ...scanKeys(keys), from_timestamp: now - 60, to_timestamp: now + 60 });
+    expect(inside.json.stats.total_scanned).toBe(4);
+    expect(inside.json.discoveries).toHaveLength(1);
+    const before = await scan({ ...scanKeys(keys), from_timestamp: 0, to_timestamp: now - 3600 });
+    expect(before.json.stats.total_scanned).toBe(0);
+  });
+
+  it('ignores a single timestamp and scans everything', async () => {
+    const response = await scan({ ...scanKeys(keys), from_timestamp: Math.floor(Date.now() / 1000) + 3600 });
+    expect(response.json.stats.total_scanned).toBe(4);
+  });
+
+  it('prefers view_tags over the time range', async () => {
+    const response = await scan({ ...scanKeys(keys), view_tags: [tagged.view_tag], from_timestamp: 0, to_timestamp: 1 });
+    expect(response.json.stats.total_scanned).toBe(1);
+  });
+});
+
+describe('scanning a large registry', () => {
+  it('reads the registry in pages of 1000 with an id cursor and still finds every payment', async () => {
+    const keys = await generateKeys();
+    const store = await getRegistry();
+    const first = await createPayment(keys.meta_address);
+    const last = await createPayment(keys.meta_address);
+    await publish(first);
+    for (let i = 0; i < 2100; i++) {
+      await store.publish({
+        ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)),
+        viewTag: i % 256,
+        txHash: `bulk-${i}`,
+        channelId: null,
+        amount: null,
+        chain: null,
+      });
+    }
+    await publish(last);
+    const list = vi.spyOn(store, 'list');
+    const response = await scan(scanKeys(keys));
+    expect(response.json.stats.total_scanned).toBe(2102);
+    expect(response.json.discoveries.map((d: { stealth_address: string }) => d.stealth_address)).toEqual([
+      first.stealth_address,
+      last.stealth_address,
+    ]);
+    expect(list.mock.calls.map(([, options]) => options)).toEqual([
+      { limit: 1000 },
+      { limit: 1000, afterId: 1000 },
+      { limit: 1000, afterId: 2000 },
+    ]);
+  }, 120_000);
+});
