@@ -16,7 +16,10 @@ export type WraithErrorCode =
   | 'INVALID_META_ADDRESS'
   | 'LEGACY_META_ADDRESS'
   | 'INVALID_ANNOUNCEMENT'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  | 'INVALID_KEYSTORE'
+  | 'WRONG_PASSWORD'
+  | 'KEYSTORE_TAMPERED';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };
@@ -121,6 +124,32 @@ export class InvalidArgumentError extends WraithError {
   constructor(path: string, issue: string) {
     super('INVALID_ARGUMENT', `Invalid argument: ${path} ${issue}.`, {
       details: [{ path, issue }],
+    });
+  }
+}
+
+/** A keystore blob that is not a keystore this SDK can read (bad JSON, unknown version, bad fields). */
+export class InvalidKeystoreError extends WraithError {
+  override name = 'InvalidKeystoreError';
+  constructor(issue: string) {
+    super('INVALID_KEYSTORE', `Not a readable keystore: ${issue}.`, { details: [{ path: 'keystore', issue }] });
+  }
+}
+
+/** The password does not open this keystore. */
+export class WrongPasswordError extends WraithError {
+  override name = 'WrongPasswordError';
+  constructor() {
+    super('WRONG_PASSWORD', 'Wrong password for this keystore.', { hint: 'Check the password and try again.' });
+  }
+}
+
+/** The password is right but the encrypted contents were modified: do not trust this copy. */
+export class KeystoreTamperedError extends WraithError {
+  override name = 'KeystoreTamperedError';
+  constructor() {
+    super('KEYSTORE_TAMPERED', 'The keystore was modified after it was sealed (authentication failed).', {
+      hint: 'Restore the keys from a backup you trust.',
     });
   }
 }

@@ -16,6 +16,9 @@ export {
   LegacyMetaAddressError,
   InvalidAnnouncementError,
   InvalidArgumentError,
+  InvalidKeystoreError,
+  WrongPasswordError,
+  KeystoreTamperedError,
   type WraithErrorCode,
   type WraithErrorDetail,
 } from './errors.ts';
@@ -23,6 +26,16 @@ export { bytesToHex, hexToBytes, type BytesInput } from './bytes.ts';
 export { domainHash, DOMAIN } from './hash.ts';
 export { computeViewTag } from './view-tag.ts';
 export { generateKeys, type GenerateKeysParameters, type RecipientKeys } from './keys.ts';
+export { deriveKeysFromSignature } from './keys-from-signature.ts';
+export {
+  sealKeys,
+  openKeys,
+  KEYSTORE_VERSION,
+  PBKDF2_ITERATIONS,
+  type KeystoreEnvelope,
+  type SealKeysOptions,
+  type SealableKeys,
+} from './keystore.ts';
 export {
   encodeMetaAddress,
   decodeMetaAddress,
