@@ -53,6 +53,9 @@ const hostname = process.env.HOSTNAME?.trim() || '0.0.0.0';
 const shutdownTimeoutMs = integerSetting('SHUTDOWN_TIMEOUT_MS', 10_000, 600_000);
 const dev = process.env.NODE_ENV === 'development';
 
+// Tell lib/http/client-ip.ts that x-wraith-peer-ip is written by this server, not the client.
+globalThis[Symbol.for('wraith.peerHeaderTrusted')] = true;
+
 const { default: next } = await import('next');
 const app = next({ dev, dir: projectDir, hostname, port });
 const handle = app.getRequestHandler();

@@ -2,12 +2,16 @@
  * Who the client is, for the per-IP rate limit (API.md "Cross-cutting behaviour").
  *
  * Route handlers cannot see the socket, so server.mjs writes the peer address into
- * `x-wraith-peer-ip`, replacing anything the client sent under that name. `X-Forwarded-For` is
+ * `x-wraith-peer-ip`, replacing anything the client sent under that name, and says so through a
+ * process flag. Without that flag (`next start`, `next dev`) the header could come from the
+ * client, so it is ignored and every client shares one budget: a misdeployment fails closed
+ * instead of letting clients pick their own rate-limit key. `X-Forwarded-For` is
  * client-controlled text: it is read only when `TRUST_PROXY=N` says N proxies in front of us
  * each append the address they saw, and then only the Nth entry from the right, the one the
  * outermost trusted proxy wrote. Entries further left are whatever the client claimed.
  */
 import { isIP } from 'node:net';
+import { peekProcessSingleton } from '../server/singleton.ts';
 
 /** Set by server.mjs from `req.socket.remoteAddress`; never trusted from elsewhere. */
 export const PEER_IP_HEADER = 'x-wraith-peer-ip';
@@ -15,13 +19,20 @@ export const PEER_IP_HEADER = 'x-wraith-peer-ip';
 /** Key used when no peer address is known (a handler called outside server.mjs). */
 export const UNKNOWN_CLIENT = 'unknown';
 
+/** Set to true by server.mjs (`Symbol.for('wraith.peerHeaderTrusted')` on globalThis). */
+export const PEER_HEADER_TRUSTED_SLOT = 'peerHeaderTrusted';
+
+function peerHeaderTrusted(): boolean {
+  return peekProcessSingleton<boolean>(PEER_HEADER_TRUSTED_SLOT) === true;
+}
+
 /**
  * The rate-limit key of the request's client: its IP address, IPv4-mapped IPv6 unwrapped, and
  * IPv6 reduced to its /64 prefix (one subscriber usually holds a whole /64, so per-address
  * buckets would let a single client rotate through 2^64 of them).
  */
 export function clientKey(headers: Headers, trustProxy: number): string {
-  const peer = parseIp(headers.get(PEER_IP_HEADER) ?? '');
+  const peer = peerHeaderTrusted() ? parseIp(headers.get(PEER_IP_HEADER) ?? '') : undefined;
   let ip = peer;
   if (trustProxy > 0) {
     const forwarded = (headers.get('x-forwarded-for') ?? '')

@@ -71,6 +71,19 @@ describe('the rate limit through the route handlers', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(3);
   });
 
+  it('outside server.mjs ignores x-wraith-peer-ip, which a client could then set, and shares one budget', async () => {
+    const slot = Symbol.for('wraith.peerHeaderTrusted');
+    const globals = globalThis as Record<symbol, unknown>;
+    await configure({ RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '3' });
+    delete globals[slot];
+    try {
+      const statuses = await burst(6, (i) => ({ peer: `10.9.9.${i}` }));
+      expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    } finally {
+      globals[slot] = true;
+    }
+  });
+
   it('is off with RATE_LIMIT_RPS=0', async () => {
     await configure({ RATE_LIMIT_RPS: '0', RATE_LIMIT_BURST: '1' });
     expect((await burst(50)).every((s) => s === 200)).toBe(true);
@@ -113,6 +126,7 @@ describe('TokenBucketLimiter', () => {
 });
 
 describe('clientKey', () => {
+  // Under server.mjs (tests/helpers/api.ts sets its flag).
   const headers = (entries: Record<string, string>) => new Headers(entries);
 
   it('is the socket peer from server.mjs', () => {

@@ -40,6 +40,9 @@ export async function configure(overrides: Record<string, string | undefined> = 
 
 afterAll(resetServer);
 
+/** Route handlers run as under server.mjs, which vouches for the peer header it sets. */
+(globalThis as Record<symbol, unknown>)[Symbol.for('wraith.peerHeaderTrusted')] = true;
+
 export type Handler = (request: Request) => Promise<Response>;
 
 export type CallInit = {
