@@ -19,7 +19,9 @@ export type WraithErrorCode =
   | 'INVALID_ARGUMENT'
   | 'INVALID_KEYSTORE'
   | 'WRONG_PASSWORD'
-  | 'KEYSTORE_TAMPERED';
+  | 'KEYSTORE_TAMPERED'
+  | 'INVALID_CID'
+  | 'CONTENT_MISMATCH';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

@@ -91,3 +91,18 @@ export {
   hasCanonicalCoefficients,
 } from './viewing-key.ts';
 export { SPENDING_PUBLIC_KEY_BYTES, SPENDING_SECRET_BYTES, CURVE_ORDER } from './spending-key.ts';
+export {
+  parseCid,
+  cidForBytes,
+  verifyCidBytes,
+  formatIpfsTextRecord,
+  encodeContenthash,
+  decodeContenthash,
+  isIpfsContenthash,
+  InvalidCidError,
+  ContentMismatchError,
+  RAW_CODEC,
+  DAG_PB_CODEC,
+  SHA2_256_CODE,
+  type Cid,
+} from './cid.ts';
