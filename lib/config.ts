@@ -35,11 +35,17 @@ export type Config = {
   maxBodyBytes: number;
   ethRpcUrl: string;
   ensTextKey: string;
+  /** ENS Universal Resolver contract (ENSIP-10/EIP-3668 aware), lowercase `0x` address. */
+  ensUniversalResolver: `0x${string}`;
   suiRpcUrl: string | undefined;
   suiNetwork: 'mainnet' | 'testnet' | 'devnet' | 'localnet';
   pinningJwt: string | undefined;
   pinningGatewayUrl: string | undefined;
   pinningGatewayToken: string | undefined;
+  /** Base URL of the pinning service API (Pinata's `pinning/pinFileToIPFS` lives under it). */
+  pinningApiUrl: string;
+  /** Directory of the embedded content-addressed store (used when pinning/gateway are unset). */
+  ipfsStoreDir: string;
   ipfsCacheEntries: number;
   upstreamTimeoutMs: number;
   logLevel: LogLevel;
@@ -170,6 +176,16 @@ const environmentSchema = z.object({
   MAX_BODY_BYTES: integer(1024, 16 * 1024 * 1024, 65536),
   ETH_RPC_URL: httpUrlOr('https://ethereum-rpc.publicnode.com'),
   ENS_TEXT_KEY: z.preprocess(unsetIfBlank, z.string().trim().max(256, 'must be at most 256 characters').default('stealth-meta')),
+  // viem's mainnet default (chains/definitions/mainnet.ts); point it at your own deployment on other chains.
+  ENS_UNIVERSAL_RESOLVER: z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte contract address')
+      .default('0xeeeeeeee14d718c2b47d9923deab1335e144eeee')
+      .transform((value) => value.toLowerCase() as `0x${string}`),
+  ),
   SUI_RPC_URL: httpUrl(),
   SUI_NETWORK: z.preprocess(
     unsetIfBlank,
@@ -178,6 +194,8 @@ const environmentSchema = z.object({
   PINNING_JWT: optionalText,
   PINNING_GATEWAY_URL: httpUrl(),
   PINNING_GATEWAY_TOKEN: optionalText,
+  PINNING_API_URL: httpUrlOr('https://api.pinata.cloud'),
+  IPFS_STORE_DIR: z.preprocess(unsetIfBlank, z.string().trim().default('./data/ipfs')),
   IPFS_CACHE_ENTRIES: integer(0, 10_000_000, 1000),
   UPSTREAM_TIMEOUT_MS: integer(1, 600_000, 10_000),
   LOG_LEVEL: z.preprocess(
@@ -226,11 +244,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.MAX_BODY_BYTES,
     ethRpcUrl: e.ETH_RPC_URL,
     ensTextKey: e.ENS_TEXT_KEY,
+    ensUniversalResolver: e.ENS_UNIVERSAL_RESOLVER,
     suiRpcUrl: e.SUI_RPC_URL,
     suiNetwork: e.SUI_NETWORK,
     pinningJwt: e.PINNING_JWT,
     pinningGatewayUrl: e.PINNING_GATEWAY_URL,
     pinningGatewayToken: e.PINNING_GATEWAY_TOKEN,
+    pinningApiUrl: e.PINNING_API_URL.replace(/\/+$/, ''),
+    ipfsStoreDir: e.IPFS_STORE_DIR,
     ipfsCacheEntries: e.IPFS_CACHE_ENTRIES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
