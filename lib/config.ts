@@ -9,6 +9,7 @@
  * Empty variables (`API_KEY=` in a .env file) count as unset.
  */
 import { z } from 'zod';
+import { yellowConfigFrom, yellowEnvironment, type YellowConfig } from './channels/config.ts';
 
 /** Log levels in increasing severity; `silent` turns logging off. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -51,6 +52,8 @@ export type Config = {
   logLevel: LogLevel;
   /** How long a graceful shutdown waits for in-flight requests (server.mjs). */
   shutdownTimeoutMs: number;
+  /** Private channels (`YELLOW_*`, lib/channels/config.ts). */
+  yellow: YellowConfig;
 };
 
 /** Raised when the environment does not validate; the message lists every problem. */
@@ -203,6 +206,7 @@ const environmentSchema = z.object({
     z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
   ),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+  ...yellowEnvironment,
 });
 
 /**
@@ -256,5 +260,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    yellow: yellowConfigFrom(e),
   };
 }

@@ -38,6 +38,8 @@ class MemoryStore implements RegistryStore {
   readonly #rows: StoredAnnouncement[] = [];
   readonly #idByTxHash = new Map<string, number>();
   readonly #rowsByViewTag = new Map<number, StoredAnnouncement[]>();
+  /** Rows with a channel id, in id order: the `withChannelId` selection of everything. */
+  readonly #channelRows: StoredAnnouncement[] = [];
   #closed = false;
 
   async publish(announcement: NewAnnouncement): Promise<StoredAnnouncement> {
@@ -60,6 +62,7 @@ class MemoryStore implements RegistryStore {
     const tagRows = this.#rowsByViewTag.get(row.viewTag);
     if (tagRows === undefined) this.#rowsByViewTag.set(row.viewTag, [row]);
     else tagRows.push(row);
+    if (row.channelId !== null) this.#channelRows.push(row);
     return copyRow(row);
   }
 
@@ -81,8 +84,11 @@ class MemoryStore implements RegistryStore {
         lists = [this.#rows.filter((row) => row.timestamp >= selection.from && row.timestamp <= selection.to)];
         break;
       case 'all':
-        lists = [this.#rows];
+        lists = [filter.withChannelId === true ? this.#channelRows : this.#rows];
         break;
+    }
+    if (filter.withChannelId === true && selection.kind !== 'all') {
+      lists = lists.map((rows) => rows.filter((row) => row.channelId !== null));
     }
     return {
       announcements: takePage(lists, page).map(copyRow),

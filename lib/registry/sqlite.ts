@@ -171,6 +171,7 @@ class SqliteStore implements RegistryStore {
         args = [];
         break;
     }
+    if (filter.withChannelId === true) condition += ' AND channel_id IS NOT NULL';
     // `total` is the selection's size: afterId, offset and limit only page through it.
     // Both statements run in one read transaction so they see the same snapshot.
     const [counted, listed] = await this.#run('list announcements', () =>

@@ -30,12 +30,14 @@ export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp'>;
 /**
  * Selection of announcements. API rule order: `viewTags` (any of them) when given, else the
  * inclusive time range when both bounds are given, else everything. `afterId` (cursor) and the
- * selection combine.
+ * selection combine. `withChannelId` narrows any selection to announcements that carry a
+ * channel id (private channels, lib/channels), and `total` counts only those.
  */
 export type AnnouncementFilter = {
   viewTags?: readonly number[];
   fromTimestamp?: number;
   toTimestamp?: number;
+  withChannelId?: boolean;
 };
 
 /**

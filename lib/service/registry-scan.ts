@@ -24,18 +24,23 @@ export function scanSelection(request: Pick<ScanRequest, 'view_tags' | 'from_tim
   return {};
 }
 
+export type ScanRegistryOptions = {
+  /** Scan only announcements that carry a channel id (private channels, lib/channels). */
+  channelsOnly?: boolean;
+};
+
 /**
  * Scan the registry with the request's keys.
  * @throws {WraithError} INVALID_KEY / KEY_MISMATCH for keys that do not belong together.
  */
-export async function scanRegistry(store: RegistryStore, request: ScanRequest): Promise<ScanResponse> {
+export async function scanRegistry(store: RegistryStore, request: ScanRequest, options: ScanRegistryOptions = {}): Promise<ScanResponse> {
   const started = performance.now();
   const scanner = createScanner({
     viewingSecretKey: request.viewing_sk,
     spendingPublicKey: request.spending_pk,
     ...(request.spending_sk === undefined ? {} : { spendingSecretKey: request.spending_sk }),
   });
-  const filter = scanSelection(request);
+  const filter: AnnouncementFilter = { ...scanSelection(request), ...(options.channelsOnly === true ? { withChannelId: true } : {}) };
   const discoveries: DiscoveryJson[] = [];
   let totalScanned = 0;
   let viewTagMatches = 0;
