@@ -59,6 +59,8 @@ const SDK_ERRORS: Record<string, { status: number; code: string }> = {
   KEY_MISMATCH: { status: 400, code: 'VALIDATION_ERROR' },
   INVALID_ARGUMENT: { status: 400, code: 'VALIDATION_ERROR' },
   INVALID_ANNOUNCEMENT: { status: 400, code: 'VALIDATION_ERROR' },
+  INVALID_CID: { status: 400, code: 'INVALID_CID' },
+  CONTENT_MISMATCH: { status: 422, code: 'CONTENT_MISMATCH' },
 };
 
 type SdkErrorLike = Error & { code: string; details?: unknown };
