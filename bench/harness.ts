@@ -26,6 +26,29 @@ export function measure(name: string, fn: () => unknown, options: MeasureOptions
   return { name, opsPerSecond: median(samples), unit, samples };
 }
 
+export type Case = { name: string; fn: () => unknown } & Pick<MeasureOptions, 'unit' | 'opsPerCall'>;
+
+/**
+ * Measure several operations with interleaved rounds (A B C A B C ...), so a change in machine
+ * load during the run affects every row alike and their ratios stay meaningful.
+ */
+export function measureInterleaved(cases: Case[], options: Pick<MeasureOptions, 'rounds' | 'roundMs' | 'warmupMs'> = {}): Measurement[] {
+  const { rounds = 7, roundMs = 400, warmupMs = 300 } = options;
+  const timed = (c: Case, ms: number) => {
+    const start = performance.now();
+    let calls = 0;
+    while (performance.now() - start < ms) {
+      c.fn();
+      calls++;
+    }
+    return (calls * (c.opsPerCall ?? 1) * 1000) / (performance.now() - start);
+  };
+  for (const c of cases) timed(c, warmupMs);
+  const samples = cases.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) cases.forEach((c, i) => samples[i]!.push(timed(c, roundMs)));
+  return cases.map((c, i) => ({ name: c.name, opsPerSecond: median(samples[i]!), unit: c.unit ?? 'ops/s', samples: samples[i]! }));
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

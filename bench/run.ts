@@ -4,11 +4,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
+import { benchApi } from './api.ts';
 import { benchSdk } from './sdk.ts';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown> | unknown> = {
   sdk: benchSdk,
+  api: benchApi,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);
