@@ -63,6 +63,12 @@ export {
   type AnnouncementInput,
 } from './announcement.ts';
 export {
+  encodeAnnouncementPage,
+  decodeAnnouncementPage,
+  ANNOUNCEMENT_PAGE_MEDIA_TYPE,
+  type RegistryAnnouncement,
+} from './announcement-binary.ts';
+export {
   createScanner,
   scanAnnouncements,
   type ScanKeys,

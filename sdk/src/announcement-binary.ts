@@ -1,0 +1,131 @@
+/**
+ * Compact binary form of a page of registry announcements: the `application/octet-stream`
+ * answer of `GET /api/v1/registry/announcements`, made for streaming scans (half the bytes of
+ * hex JSON, no hex parsing, ciphertexts decoded as views without copying).
+ *
+ * Layout (all integers little-endian):
+ *
+ *     page   = magic "WRA1" (4) | count u32 (4) | record * count
+ *     record = id u64 (8) | timestamp u64 (8) | view_tag u8 (1) | fields u8 (1)
+ *            | ephemeral_key (1088)
+ *            | channel_id (32)               if fields & 1
+ *            | u16 length + UTF-8 tx_hash    if fields & 2
+ *            | u16 length + UTF-8 amount     if fields & 4
+ *            | u16 length + UTF-8 chain      if fields & 8
+ *
+ * A page carries no registry total, so a full page (as many records as the limit asked for)
+ * never changes once written: ids only grow. That is what lets the server mark such pages
+ * immutable and cacheable.
+ * @module
+ */
+import type { Announcement } from './announcement.ts';
+import { InvalidAnnouncementError } from './errors.ts';
+import { CIPHERTEXT_BYTES } from './viewing-key.ts';
+
+export const ANNOUNCEMENT_PAGE_MEDIA_TYPE = 'application/octet-stream';
+const MAGIC = [0x57, 0x52, 0x41, 0x31]; // "WRA1"
+const HEADER_BYTES = 8;
+const FIXED_RECORD_BYTES = 8 + 8 + 1 + 1 + CIPHERTEXT_BYTES;
+const CHANNEL_ID_BYTES = 32;
+const FIELD = { channelId: 1, txHash: 2, amount: 4, chain: 8 } as const;
+const MAX_TEXT_BYTES = 0xffff;
+
+/** An announcement as the registry stores it: id and timestamp are always present. */
+export type RegistryAnnouncement = Announcement & { id: number; timestamp: number };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Encode a page (server side). */
+export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncement[]): Uint8Array {
+  const texts = announcements.map((a) => [a.txHash, a.amount, a.chain].map((t) => (t == null ? null : encoder.encode(t))));
+  let size = HEADER_BYTES;
+  announcements.forEach((a, i) => {
+    size += FIXED_RECORD_BYTES + (a.channelId ? CHANNEL_ID_BYTES : 0);
+    for (const t of texts[i]!) if (t) size += 2 + Math.min(t.length, MAX_TEXT_BYTES);
+  });
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  out.set(MAGIC, 0);
+  view.setUint32(4, announcements.length, true);
+  let at = HEADER_BYTES;
+  announcements.forEach((a, i) => {
+    if (a.ephemeralKey.length !== CIPHERTEXT_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].ephemeralKey`, `must be ${CIPHERTEXT_BYTES} bytes`);
+    if (a.channelId && a.channelId.length !== CHANNEL_ID_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].channelId`, 'must be 32 bytes');
+    const [txHash, amount, chain] = texts[i]!;
+    view.setBigUint64(at, BigInt(a.id), true);
+    view.setBigUint64(at + 8, BigInt(a.timestamp), true);
+    out[at + 16] = a.viewTag;
+    out[at + 17] = (a.channelId ? FIELD.channelId : 0) | (txHash ? FIELD.txHash : 0) | (amount ? FIELD.amount : 0) | (chain ? FIELD.chain : 0);
+    out.set(a.ephemeralKey, at + 18);
+    at += FIXED_RECORD_BYTES;
+    if (a.channelId) {
+      out.set(a.channelId, at);
+      at += CHANNEL_ID_BYTES;
+    }
+    for (const text of [txHash, amount, chain]) {
+      if (!text) continue;
+      const bytes = text.subarray(0, MAX_TEXT_BYTES);
+      view.setUint16(at, bytes.length, true);
+      out.set(bytes, at + 2);
+      at += 2 + bytes.length;
+    }
+  });
+  return out;
+}
+
+/**
+ * Decode a page (client side). Ciphertexts and channel ids are views into `bytes`; every length
+ * is checked, so a truncated or corrupted page is an {@link InvalidAnnouncementError}, never an
+ * out-of-bounds read.
+ */
+export function decodeAnnouncementPage(bytes: Uint8Array): RegistryAnnouncement[] {
+  const fail = (issue: string): never => {
+    throw new InvalidAnnouncementError('page', issue);
+  };
+  if (bytes.length < HEADER_BYTES || MAGIC.some((m, i) => bytes[i] !== m)) fail('is not a binary announcement page (bad magic)');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(4, true);
+  if (count > (bytes.length - HEADER_BYTES) / FIXED_RECORD_BYTES) fail('announces more records than it holds');
+  const out: RegistryAnnouncement[] = new Array(count);
+  let at = HEADER_BYTES;
+  const need = (n: number) => {
+    if (at + n > bytes.length) fail('is truncated');
+  };
+  const text = (): string => {
+    need(2);
+    const length = view.getUint16(at, true);
+    need(2 + length);
+    let value = '';
+    try {
+      value = decoder.decode(bytes.subarray(at + 2, at + 2 + length));
+    } catch {
+      fail('holds a text field that is not UTF-8');
+    }
+    at += 2 + length;
+    return value;
+  };
+  for (let i = 0; i < count; i++) {
+    need(FIXED_RECORD_BYTES);
+    const id = Number(view.getBigUint64(at, true));
+    const timestamp = Number(view.getBigUint64(at + 8, true));
+    if (!Number.isSafeInteger(id) || !Number.isSafeInteger(timestamp)) fail('holds an id or timestamp beyond 2^53');
+    const viewTag = bytes[at + 16]!;
+    const fields = bytes[at + 17]!;
+    if (fields & ~0x0f) fail('holds unknown field flags');
+    const ephemeralKey = bytes.subarray(at + 18, at + 18 + CIPHERTEXT_BYTES);
+    at += FIXED_RECORD_BYTES;
+    let channelId: Uint8Array | null = null;
+    if (fields & FIELD.channelId) {
+      need(CHANNEL_ID_BYTES);
+      channelId = bytes.subarray(at, at + CHANNEL_ID_BYTES);
+      at += CHANNEL_ID_BYTES;
+    }
+    const txHash = fields & FIELD.txHash ? text() : null;
+    const amount = fields & FIELD.amount ? text() : null;
+    const chain = fields & FIELD.chain ? text() : null;
+    out[i] = { id, timestamp, viewTag, ephemeralKey, channelId, txHash, amount, chain };
+  }
+  if (at !== bytes.length) fail('has trailing bytes');
+  return out;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bytesToHex,
+  createStealthPayment,
+  decodeAnnouncementPage,
+  encodeAnnouncementPage,
+  generateKeys,
+  InvalidAnnouncementError,
+  scanAnnouncements,
+  type RegistryAnnouncement,
+} from '../src/index.ts';
+
+const keys = generateKeys();
+const payment = createStealthPayment(keys.metaAddress);
+const rows: RegistryAnnouncement[] = [
+  { id: 1, timestamp: 1_700_000_000, ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 0, channelId: null, txHash: '0xabc', amount: null, chain: null },
+  { id: 2, timestamp: 1_700_000_001, ephemeralKey: payment.ephemeralCiphertext, viewTag: payment.viewTag, channelId: crypto.getRandomValues(new Uint8Array(32)), txHash: 'channel:é✓', amount: '1.5', chain: 'yellow' },
+  { id: 2 ** 40, timestamp: 0, ephemeralKey: new Uint8Array(1088).fill(0xff), viewTag: 255, channelId: null, txHash: null, amount: '', chain: 'sui' },
+];
+const hex = (r: RegistryAnnouncement) => ({ ...r, ephemeralKey: bytesToHex(r.ephemeralKey), channelId: r.channelId && bytesToHex(r.channelId) });
+
+describe('binary announcement pages', () => {
+  it('round-trip every field, including optional and non-ASCII ones', () => {
+    const page = encodeAnnouncementPage(rows);
+    expect(decodeAnnouncementPage(page).map(hex)).toEqual(rows.map(hex));
+  });
+
+  it('are about half the size of the hex JSON rows', () => {
+    const json = JSON.stringify(rows.map((r) => ({ ...hex(r), ephemeral_key: bytesToHex(r.ephemeralKey) })));
+    expect(encodeAnnouncementPage(rows).length).toBeLessThan(json.length / 2);
+  });
+
+  it('decode into rows the scanner accepts directly', () => {
+    const { discoveries } = scanAnnouncements(keys, decodeAnnouncementPage(encodeAnnouncementPage(rows)));
+    expect(discoveries.map((d) => [d.announcement.id, d.stealthAddress])).toEqual([[2, payment.stealthAddress]]);
+  });
+
+  it('an empty page is 8 bytes and decodes to no rows', () => {
+    expect(encodeAnnouncementPage([]).length).toBe(8);
+    expect(decodeAnnouncementPage(encodeAnnouncementPage([]))).toEqual([]);
+  });
+
+  it('refuses every truncation, trailing byte, bad magic and bad flag with a typed error', () => {
+    const page = encodeAnnouncementPage(rows);
+    const bad = [
+      page.subarray(0, 4),
+      ...[9, 1000, page.length - 1].map((n) => page.subarray(0, n)),
+      new Uint8Array([...page, 0]),
+      new Uint8Array([0x57, 0x52, 0x41, 0x32, ...page.subarray(4)]),
+      (() => {
+        const p = page.slice();
+        p[8 + 17] = 0x10;
+        return p;
+      })(),
+      (() => {
+        const p = page.slice();
+        new DataView(p.buffer).setUint32(4, 0xffffffff, true);
+        return p;
+      })(),
+    ];
+    for (const bytes of bad) expect(() => decodeAnnouncementPage(bytes)).toThrow(InvalidAnnouncementError);
+  });
+});
