@@ -174,7 +174,9 @@ function finishHeaders(response: Response, request: Request, requestId: string, 
   const headers = response.headers;
   if (headers.get('content-type') === 'application/json') headers.set('content-type', 'application/json; charset=utf-8');
   for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) headers.set(name, value);
-  headers.set('Cache-Control', NO_STORE);
+  // no-store unless the handler chose a policy (only public, secret-free answers do: the
+  // immutable binary registry pages).
+  if (!headers.has('Cache-Control')) headers.set('Cache-Control', NO_STORE);
   headers.set(REQUEST_ID_HEADER, requestId);
   const cors = corsHeaders(request.headers.get('origin'), config?.allowedOrigins ?? []);
   for (const [name, value] of Object.entries(cors)) {

@@ -14,6 +14,7 @@ import {
   type RegistryStatsResponse,
 } from '../schemas/registry.ts';
 import { announcementToJson } from './announcement-json.ts';
+import { binaryPageResponse } from './registry-binary.ts';
 
 /** Store a validated announcement; the store assigns id and timestamp. */
 export async function publishAnnouncement(store: RegistryStore, request: PublishAnnouncementRequest): Promise<{ id: number; success: true }> {
@@ -39,12 +40,23 @@ export function listSelection(query: ListAnnouncementsQuery): AnnouncementFilter
 
 /** One page of the selection, ordered by id, with the selection's total. */
 export async function listAnnouncements(store: RegistryStore, query: ListAnnouncementsQuery): Promise<ListAnnouncementsResponse> {
-  const { announcements, total } = await store.list(listSelection(query), {
+  const { announcements, total } = await store.list(listSelection(query), pageOptions(query));
+  return { announcements: announcements.map(announcementToJson), total };
+}
+
+/** The same page in the binary form (registry-binary.ts), when the client asks for it. */
+export async function listAnnouncementsBinary(store: RegistryStore, query: ListAnnouncementsQuery, request: Request): Promise<Response> {
+  const options = pageOptions(query);
+  const { announcements } = await store.list(listSelection(query), options);
+  return binaryPageResponse(request, announcements, { afterId: query.after_id, offset: options.offset, limit: options.limit });
+}
+
+function pageOptions(query: ListAnnouncementsQuery): { offset: number; limit: number; afterId?: number } {
+  return {
     offset: query.offset ?? 0,
     limit: query.limit ?? DEFAULT_LIST_LIMIT,
     ...(query.after_id === undefined ? {} : { afterId: query.after_id }),
-  });
-  return { announcements: announcements.map(announcementToJson), total };
+  };
 }
 
 export async function registryStats(store: RegistryStore): Promise<RegistryStatsResponse> {

@@ -2,12 +2,15 @@
  * /api/v1/registry/announcements (INTERFACE.md 4.3, PROTOCOL.md section 6).
  *
  * POST publishes one announcement and answers 201 Created with its id (409 for a tx_hash
- * already in the registry). GET lists a page of the selection, ordered by id.
+ * already in the registry). GET lists a page of the selection, ordered by id: JSON with the
+ * selection's total, or with `Accept: application/octet-stream` the compact binary page for
+ * streaming scans (lib/service/registry-binary.ts), cacheable once full.
  */
 import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
 import { listAnnouncementsQuery, publishAnnouncementRequest } from '../../../../../lib/schemas/registry.ts';
 import { getRegistry } from '../../../../../lib/server/registry.ts';
-import { listAnnouncements, publishAnnouncement } from '../../../../../lib/service/registry-api.ts';
+import { listAnnouncements, listAnnouncementsBinary, publishAnnouncement } from '../../../../../lib/service/registry-api.ts';
+import { wantsBinaryPage } from '../../../../../lib/service/registry-binary.ts';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +19,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   methods: {
     GET: endpoint({
       query: listAnnouncementsQuery,
-      handler: async ({ query }) => listAnnouncements(await getRegistry(), query),
+      handler: async ({ query, request }) =>
+        wantsBinaryPage(request)
+          ? listAnnouncementsBinary(await getRegistry(), query, request)
+          : listAnnouncements(await getRegistry(), query),
     }),
     POST: endpoint({
       body: publishAnnouncementRequest,

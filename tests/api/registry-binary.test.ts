@@ -1,0 +1,89 @@
+/**
+ * GET /api/v1/registry/announcements with `Accept: application/octet-stream`: the compact
+ * binary page for streaming scans (sdk/src/announcement-binary.ts), cacheable once full.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bytesToHex, decodeAnnouncementPage } from '@wraith-pq/sdk';
+import * as announcementsRoute from '../../app/api/v1/registry/announcements/route.ts';
+import { buildRequest, configure } from '../helpers/api.ts';
+import { foreignAnnouncement, request } from '../helpers/routes.ts';
+
+beforeEach(() => configure());
+
+async function binary(query: string, headers: Record<string, string> = {}) {
+  const response = await announcementsRoute.GET(
+    buildRequest(`/api/v1/registry/announcements?${query}`, { method: 'GET', headers: { accept: 'application/octet-stream', ...headers } }),
+  );
+  return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+async function publishMany(n: number) {
+  const sent = [];
+  for (let i = 0; i < n; i++) {
+    const body = foreignAnnouncement(i === 1 ? { channel_id: 'ab'.repeat(32), amount: '1.5', chain: 'yellow' } : {});
+    expect((await request('announcements', 'POST', { body })).status).toBe(201);
+    sent.push(body);
+  }
+  return sent;
+}
+
+describe('binary registry pages', () => {
+  it('carry the same rows as the JSON page, in id order', async () => {
+    await publishMany(5);
+    const json = (await request('announcements', 'GET', { query: 'limit=10' })).json.announcements;
+    const page = await binary('limit=10');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('application/octet-stream');
+    const rows = decodeAnnouncementPage(page.bytes).map((r) => ({
+      id: r.id,
+      ephemeral_key: bytesToHex(r.ephemeralKey),
+      view_tag: r.viewTag,
+      timestamp: r.timestamp,
+      channel_id: r.channelId && bytesToHex(r.channelId),
+      tx_hash: r.txHash,
+      amount: r.amount,
+      chain: r.chain,
+    }));
+    expect(rows).toEqual(json);
+  });
+
+  it('follow the after_id cursor', async () => {
+    await publishMany(6);
+    const after = decodeAnnouncementPage((await binary('after_id=2&limit=3')).bytes);
+    expect(after.map((r) => r.id)).toEqual([3, 4, 5]);
+  });
+
+  it('a full page read with a cursor is immutable and cacheable; a partial one must be revalidated', async () => {
+    await publishMany(5);
+    const full = await binary('after_id=0&limit=3');
+    expect(full.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(full.headers.get('vary')).toContain('Accept');
+    const partial = await binary('after_id=3&limit=3');
+    expect(decodeAnnouncementPage(partial.bytes)).toHaveLength(2);
+    expect(partial.headers.get('cache-control')).toBe('no-cache');
+    const noCursor = await binary('limit=3');
+    expect(noCursor.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers 304 to If-None-Match with the page ETag, and a new ETag once the page grows', async () => {
+    await publishMany(2);
+    const first = await binary('after_id=0&limit=5');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await binary('after_id=0&limit=5', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.bytes.length).toBe(0);
+    await publishMany(1);
+    const grown = await binary('after_id=0&limit=5', { 'if-none-match': etag });
+    expect(grown.status).toBe(200);
+    expect(grown.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('JSON answers are still never cached, and bad queries are JSON errors', async () => {
+    const json = await request('announcements', 'GET', { query: 'after_id=0&limit=3' });
+    expect(json.headers.get('cache-control')).toBe('no-store');
+    const bad = await binary('limit=5000');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(new TextDecoder().decode(bad.bytes)).error.code).toBe('VALIDATION_ERROR');
+  });
+});
