@@ -172,19 +172,18 @@ class SqliteStore implements RegistryStore {
         break;
     }
     if (filter.withChannelId === true) condition += ' AND channel_id IS NOT NULL';
+    const pageStatement = {
+      sql: `SELECT ${COLUMNS} FROM announcements WHERE ${condition} AND id > ? ORDER BY id LIMIT ? OFFSET ?`,
+      args: [...args, page.afterId ?? 0, page.limit, page.offset],
+    };
+    if (options.countTotal === false) {
+      const listed = await this.#run('list announcements', () => this.#client.execute(pageStatement));
+      return { announcements: listed.rows.map(readAnnouncement), total: -1 };
+    }
     // `total` is the selection's size: afterId, offset and limit only page through it.
     // Both statements run in one read transaction so they see the same snapshot.
     const [counted, listed] = await this.#run('list announcements', () =>
-      this.#client.batch(
-        [
-          { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args },
-          {
-            sql: `SELECT ${COLUMNS} FROM announcements WHERE ${condition} AND id > ? ORDER BY id LIMIT ? OFFSET ?`,
-            args: [...args, page.afterId ?? 0, page.limit, page.offset],
-          },
-        ],
-        'read',
-      ),
+      this.#client.batch([{ sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args }, pageStatement], 'read'),
     );
     return {
       announcements: (listed?.rows ?? []).map(readAnnouncement),

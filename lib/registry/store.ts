@@ -43,8 +43,11 @@ export type AnnouncementFilter = {
 /**
  * Paging through a selection: rows with an id above `afterId` (cursor), then skip `offset`,
  * then at most `limit`. Non-negative integers. None of them changes `total`.
+ * `countTotal: false` lets the store skip counting the selection (cursor walks over millions of
+ * rows read one page after another and never show a total); a store that skips it returns
+ * `total: -1`.
  */
-export type ListOptions = { offset?: number; limit: number; afterId?: number };
+export type ListOptions = { offset?: number; limit: number; afterId?: number; countTotal?: boolean };
 
 export type RegistryStats = {
   totalAnnouncements: number;

@@ -47,7 +47,7 @@ export async function listAnnouncements(store: RegistryStore, query: ListAnnounc
 /** The same page in the binary form (registry-binary.ts), when the client asks for it. */
 export async function listAnnouncementsBinary(store: RegistryStore, query: ListAnnouncementsQuery, request: Request): Promise<Response> {
   const options = pageOptions(query);
-  const { announcements } = await store.list(listSelection(query), options);
+  const { announcements } = await store.list(listSelection(query), { ...options, countTotal: false });
   return binaryPageResponse(request, announcements, { afterId: query.after_id, offset: options.offset, limit: options.limit });
 }
 

@@ -46,7 +46,7 @@ export async function scanRegistry(store: RegistryStore, request: ScanRequest, o
   let viewTagMatches = 0;
   let afterId: number | undefined;
   for (;;) {
-    const { announcements } = await store.list(filter, { limit: SCAN_PAGE_SIZE, ...(afterId === undefined ? {} : { afterId }) });
+    const { announcements } = await store.list(filter, { limit: SCAN_PAGE_SIZE, countTotal: false, ...(afterId === undefined ? {} : { afterId }) });
     if (announcements.length === 0) break;
     const result = scanner.scan(announcements);
     totalScanned += result.stats.totalScanned;
