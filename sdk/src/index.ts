@@ -86,6 +86,8 @@ export {
   type ScanProgress,
   type ScanRegistryOptions,
 } from './scan-registry.ts';
+export { createScanPool, type ScanPool, type CreateScanPoolOptions, type ScanWorkerLike } from './scan-pool.ts';
+export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
 export { referenceKernel, type ScanKernel, type ScanKernelFactory } from './scan-kernel.ts';
 export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';
 export {

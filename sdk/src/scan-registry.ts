@@ -10,6 +10,7 @@
  */
 import type { AnnouncementInput } from './announcement.ts';
 import { InvalidArgumentError } from './errors.ts';
+import type { ScanPool } from './scan-pool.ts';
 import { createScanner, type CreateScannerOptions, type Discovery, type ScanKeys } from './scanner.ts';
 
 /** A page of registry rows in ascending id order. */
@@ -26,6 +27,8 @@ export type ScanProgress = {
 };
 
 export type ScanRegistryOptions = CreateScannerOptions & {
+  /** Scan pages on a worker pool (same results, same order) instead of this thread. */
+  pool?: ScanPool;
   /** Resume after this announcement id (a cursor from an earlier batch). Default 0: from the start. */
   fromCursor?: number;
   /** Abort the scan between pages; the generator then throws the signal's reason. */
@@ -65,10 +68,11 @@ export async function* scanRegistry<A extends AnnouncementInput>(
   keys: ScanKeys,
   options: ScanRegistryOptions = {},
 ): AsyncGenerator<ScanBatch<A>, ScanProgress> {
-  const { fromCursor = 0, signal, onProgress, ...scannerOptions } = options;
+  const { fromCursor = 0, signal, onProgress, pool, ...scannerOptions } = options;
   if (!Number.isSafeInteger(fromCursor) || fromCursor < 0) throw new InvalidArgumentError('fromCursor', 'must be a non-negative integer');
   if (typeof source !== 'function') throw new InvalidArgumentError('source', 'must be a function returning pages of announcements');
-  const scanner = createScanner(keys, scannerOptions);
+  const scanner = pool ? undefined : createScanner(keys, scannerOptions);
+  const scan = (page: A[]) => (scanner ? scanner.scan(page) : pool!.scan(page));
   const started = performance.now();
   const progress: ScanProgress = { scanned: 0, discoveries: 0, cursor: fromCursor, rate: 0 };
   signal?.throwIfAborted();
@@ -77,7 +81,7 @@ export async function* scanRegistry<A extends AnnouncementInput>(
     // A source that ignores afterId (e.g. a plain array of pages) must not rescan what was done.
     const fresh = page.filter((a) => (idOf(a) ?? Number.POSITIVE_INFINITY) > progress.cursor);
     if (fresh.length === 0) continue;
-    const { discoveries, stats } = scanner.scan(fresh);
+    const { discoveries, stats } = await scan(fresh);
     const lastId = idOf(fresh[fresh.length - 1]!);
     if (lastId !== undefined) progress.cursor = lastId;
     progress.scanned += stats.totalScanned;

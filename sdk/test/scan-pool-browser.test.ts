@@ -1,0 +1,65 @@
+/**
+ * In-browser scanning: the pool runs the scan in real Web Workers in Chromium (the worker entry
+ * sdk/src/scan-worker.ts bundled as its own script), with the same results as Node's one thread.
+ */
+import { describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { bytesToHex, createScanner, createStealthPayment, generateKeys } from '../src/index.ts';
+import { launchChromium, skipBrowser } from '../../tests/helpers/chromium.ts';
+
+async function bundle(entry: string, globalName?: string): Promise<string> {
+  const result = await build({
+    entryPoints: [new URL(entry, import.meta.url).pathname],
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    ...(globalName ? { globalName } : {}),
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+describe('scan pool in Chromium Web Workers', () => {
+  it.skipIf(skipBrowser)('finds the same payments in Web Workers as one thread in Node', async () => {
+    const keys = generateKeys();
+    const other = generateKeys();
+    const mine = new Set([5, 400, 999]);
+    const rows = Array.from({ length: 1000 }, (_, i) => {
+      const p = createStealthPayment(mine.has(i) ? keys.metaAddress : other.metaAddress);
+      return { id: i, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
+    });
+    const expected = createScanner(keys).scan(rows).discoveries.map((d) => [d.announcement.id, d.stealthAddress, bytesToHex(d.stealthSecretKey!)]);
+    const [main, worker] = await Promise.all([bundle('../src/index.ts', 'Wraith'), bundle('../src/scan-worker.ts')]);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.route('https://wallet.test/', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>scan</title>' }));
+      await page.route('https://wallet.test/scan-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: worker }));
+      await page.goto('https://wallet.test/');
+      await page.addScriptTag({ content: main });
+      const out = await page.evaluate(
+        async ({ rows, keys }) => {
+          const W = (globalThis as any).Wraith;
+          const hex = W.hexToBytes;
+          const scanKeys = { viewingSecretKey: hex(keys.dk), spendingPublicKey: hex(keys.B), spendingSecretKey: hex(keys.b) };
+          let spawned = 0;
+          const pool = await W.createScanPool(scanKeys, { size: 2, spawn: () => (spawned++, new Worker('/scan-worker.js')) });
+          const result = await pool.scan(rows);
+          pool.close();
+          return {
+            spawned,
+            found: result.discoveries.map((d: any) => [d.announcement.id, d.stealthAddress, W.bytesToHex(d.stealthSecretKey)]),
+            scanned: result.stats.totalScanned,
+          };
+        },
+        { rows, keys: { dk: bytesToHex(keys.viewingSecretKey), B: bytesToHex(keys.spendingPublicKey), b: bytesToHex(keys.spendingSecretKey) } },
+      );
+      expect(out.spawned).toBe(2);
+      expect(out.scanned).toBe(1000);
+      expect(out.found).toEqual(expected);
+    } finally {
+      await browser.close();
+    }
+  });
+});

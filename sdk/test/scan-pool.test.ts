@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  bytesToHex,
+  createScanner,
+  createScanPool,
+  createStealthPayment,
+  generateKeys,
+  KeyMismatchError,
+  type AnnouncementRecord,
+  type Discovery,
+  type ScanPool,
+  scanRegistry,
+  arrayPageSource,
+} from '../src/index.ts';
+import { nodeScanWorkerSpawner } from '../../tests/helpers/scan-worker-node.ts';
+
+const keys = generateKeys();
+const other = generateKeys();
+const mine = new Set([0, 1, 150, 299, 300, 598]);
+const rows: AnnouncementRecord[] = Array.from({ length: 600 }, (_, i) => {
+  if (i === 77) return { id: i, ephemeral_key: 'not hex', view_tag: 1 };
+  const p = createStealthPayment(mine.has(i) ? keys.metaAddress : other.metaAddress);
+  return { id: i, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
+});
+const comparable = (d: Discovery<AnnouncementRecord>) => ({
+  id: d.announcement.id,
+  index: d.index,
+  address: d.stealthAddress,
+  sui: d.stealthSuiAddress,
+  p: d.stealthSecretKey && bytesToHex(d.stealthSecretKey),
+  k: d.sharedSecret && bytesToHex(d.sharedSecret),
+});
+
+const pools: ScanPool[] = [];
+afterAll(() => pools.forEach((p) => p.close()));
+
+describe('scan worker pool (Node worker_threads)', () => {
+  it.each([1, 2, 3])('with %i workers finds the same discoveries in the same order with the same stats as one thread', async (size) => {
+    const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size });
+    pools.push(pool);
+    const single = createScanner(keys).scan(rows);
+    const parallel = await pool.scan(rows);
+    expect(parallel.discoveries.map(comparable)).toEqual(single.discoveries.map(comparable));
+    expect(parallel.discoveries.map((d) => d.announcement.id)).toEqual([...mine]);
+    const { durationMs: _a, rate: _b, ...singleStats } = single.stats;
+    const { durationMs: _c, rate: _d, ...parallelStats } = parallel.stats;
+    expect(parallelStats).toEqual(singleStats);
+    expect(parallel.discoveries[0]!.announcement).toBe(rows[0]); // the caller's own object
+  });
+
+  it('scans view-only, returning shared secrets and no spend keys', async () => {
+    const viewOnly = { viewingSecretKey: keys.viewingSecretKey, spendingPublicKey: keys.spendingPublicKey };
+    const pool = await createScanPool(viewOnly, { spawn: await nodeScanWorkerSpawner(), size: 2 });
+    pools.push(pool);
+    const { discoveries } = await pool.scan(rows);
+    expect(discoveries.map(comparable)).toEqual(createScanner(viewOnly).scan(rows).discoveries.map(comparable));
+    expect(discoveries.every((d) => d.stealthSecretKey === undefined && d.sharedSecret?.length === 32)).toBe(true);
+  });
+
+  it('handles several batches, an empty batch and fewer announcements than workers', async () => {
+    const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: 3 });
+    pools.push(pool);
+    expect((await pool.scan([])).discoveries).toEqual([]);
+    expect((await pool.scan(rows.slice(0, 2))).discoveries.map((d) => d.index)).toEqual([0, 1]);
+    expect((await pool.scan(rows.slice(290, 310))).discoveries.map((d) => d.announcement.id)).toEqual([299, 300]);
+  });
+
+  it('streams a registry through scanRegistry on the pool with the same batches as one thread', async () => {
+    const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: 2 });
+    pools.push(pool);
+    const summarize = async (options: Parameters<typeof scanRegistry>[2]) => {
+      const out = [];
+      for await (const b of scanRegistry(arrayPageSource(rows, 128), keys, options)) out.push([b.cursor, b.scanned, b.discoveries.map((d) => d.index)]);
+      return out;
+    };
+    expect(await summarize({ pool })).toEqual(await summarize({}));
+  });
+
+  it('refuses mismatched keys before starting any worker', async () => {
+    let spawned = 0;
+    const spawn = await nodeScanWorkerSpawner();
+    await expect(
+      createScanPool({ ...keys, spendingSecretKey: other.spendingSecretKey }, { spawn: () => (spawned++, spawn()) }),
+    ).rejects.toBeInstanceOf(KeyMismatchError);
+    expect(spawned).toBe(0);
+  });
+});
