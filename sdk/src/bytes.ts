@@ -21,11 +21,11 @@ export function bytesToHex(bytes: Uint8Array): string {
   return out;
 }
 
-function nibble(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48; // 0-9
-  if (code >= 97 && code <= 102) return code - 87; // a-f
-  if (code >= 65 && code <= 70) return code - 55; // A-F
-  return -1;
+/** Char code → nibble value, -1 for anything that is not a hex digit (codes >= 128 too). */
+const NIBBLE = new Int8Array(256).fill(-1);
+for (let i = 0; i < 16; i++) {
+  NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
+  NIBBLE['0123456789ABCDEF'.charCodeAt(i)] = i;
 }
 
 /**
@@ -39,12 +39,14 @@ export function hexToBytes(input: string, field = 'value', length?: number): Uin
   if (s.length === 0) throw new InvalidHexError(field, 'empty');
   if (s.length % 2 !== 0) throw new InvalidHexError(field, 'odd number of hex digits');
   const out = new Uint8Array(s.length / 2);
+  let bad = 0;
   for (let i = 0; i < out.length; i++) {
-    const hi = nibble(s.charCodeAt(2 * i));
-    const lo = nibble(s.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) throw new InvalidHexError(field, 'contains a character that is not a hex digit');
+    const hi = NIBBLE[s.charCodeAt(2 * i) & 0xff]! | (s.charCodeAt(2 * i) >> 8 ? -1 : 0);
+    const lo = NIBBLE[s.charCodeAt(2 * i + 1) & 0xff]! | (s.charCodeAt(2 * i + 1) >> 8 ? -1 : 0);
+    bad |= hi | lo; // any -1 sets the sign bit
     out[i] = (hi << 4) | lo;
   }
+  if (bad < 0) throw new InvalidHexError(field, 'contains a character that is not a hex digit');
   if (length !== undefined && out.length !== length) {
     throw new InvalidHexError(field, `expected ${length} bytes, got ${out.length}`);
   }

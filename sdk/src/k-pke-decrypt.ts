@@ -57,7 +57,7 @@ export function ntt(f: Int32Array): void {
     for (let start = 0; start < N; start += 2 * len) {
       const zeta = ZETAS[k++]!;
       for (let j = start; j < start + len; j++) {
-        const t = (zeta * f[j + len]!) % Q;
+        const t = ((zeta * f[j + len]!) % Q) | 0; // | 0: a remainder of -0 would deoptimise to floats
         const a = f[j]!;
         f[j + len] = a - t;
         f[j] = a + t;
@@ -76,11 +76,11 @@ export function inverseNtt(f: Int32Array): void {
         const t = f[j]!;
         const b = f[j + len]!;
         f[j] = t + b;
-        f[j + len] = (zeta * (b - t)) % Q;
+        f[j + len] = ((zeta * (b - t)) % Q) | 0;
       }
     }
   }
-  for (let j = 0; j < N; j++) f[j] = (f[j]! * N_INV_128) % Q;
+  for (let j = 0; j < N; j++) f[j] = ((f[j]! * N_INV_128) % Q) | 0;
 }
 
 /** A decryption key prepared once: `s_hat` as 3 polynomials of 256 coefficients in [0, q). */
@@ -142,9 +142,9 @@ function baseMultiplySum(u0: Int32Array, u1: Int32Array, u2: Int32Array, sHat: I
     const gamma = GAMMAS[i >> 1]!;
     const a00 = u0[i]!, a01 = u0[i + 1]!, a10 = u1[i]!, a11 = u1[i + 1]!, a20 = u2[i]!, a21 = u2[i + 1]!;
     const b00 = sHat[i]!, b01 = sHat[i + 1]!, b10 = sHat[N + i]!, b11 = sHat[N + i + 1]!, b20 = sHat[2 * N + i]!, b21 = sHat[2 * N + i + 1]!;
-    const odd = ((a01 * b01) % Q) + ((a11 * b11) % Q) + ((a21 * b21) % Q); // < 3q
-    acc[i] = (a00 * b00 + a10 * b10 + a20 * b20 + (odd % Q) * gamma) % Q;
-    acc[i + 1] = (a00 * b01 + a01 * b00 + a10 * b11 + a11 * b10 + a20 * b21 + a21 * b20) % Q;
+    const odd = (((a01 * b01) % Q) | 0) + (((a11 * b11) % Q) | 0) + (((a21 * b21) % Q) | 0); // < 3q
+    acc[i] = ((a00 * b00 + a10 * b10 + a20 * b20 + ((odd % Q) | 0) * gamma) % Q) | 0;
+    acc[i + 1] = ((a00 * b01 + a01 * b00 + a10 * b11 + a11 * b10 + a20 * b21 + a21 * b20) % Q) | 0;
   }
 }
 
@@ -158,8 +158,8 @@ function compressMessage(c: Uint8Array, acc: Int32Array, out: Uint8Array): void 
     let bits = 0;
     for (let bit = 0; bit < 8; bit += 2, idx += 2, src++) {
       const packed = c[src]!;
-      let w0 = ((((packed & 0x0f) * Q + 8) >> 4) - acc[idx]!) % Q;
-      let w1 = ((((packed >> 4) * Q + 8) >> 4) - acc[idx + 1]!) % Q;
+      let w0 = (((((packed & 0x0f) * Q + 8) >> 4) - acc[idx]!) % Q) | 0;
+      let w1 = (((((packed >> 4) * Q + 8) >> 4) - acc[idx + 1]!) % Q) | 0;
       if (w0 < 0) w0 += Q;
       if (w1 < 0) w1 += Q;
       bits |= ((w0 >= 833 && w0 <= 2496 ? 1 : 0) << bit) | ((w1 >= 833 && w1 <= 2496 ? 1 : 0) << (bit + 1));

@@ -74,6 +74,7 @@ describe('meta-address decoding refuses every malformed input with a typed error
     ['only 0x', '0x'],
     ['odd number of hex digits', metaHex.slice(1)],
     ['a non-hex character', metaHex.slice(0, -1) + 'g'],
+    ['a non-ASCII character whose low byte is a digit (U+0130)', metaHex.slice(0, -1) + '\u0130'],
     ['one byte short', metaHex.slice(0, -2)],
     ['one trailing byte', metaHex + '00'],
     ['unknown version 0x03', '03' + metaHex.slice(2)],
