@@ -6,11 +6,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
 import { benchApi } from './api.ts';
 import { benchSdk } from './sdk.ts';
+import { benchStream } from './stream.ts';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown> | unknown> = {
   sdk: benchSdk,
   api: benchApi,
+  stream: benchStream,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);
