@@ -32,11 +32,11 @@ export async function fetchFromGateway(cid: Cid, { url, token, timeoutMs, maxByt
     timeoutMs,
   );
   if (response.status === 404 || response.status === 410) {
-    await discardBody(response);
+    discardBody(response);
     return undefined;
   }
   if (!response.ok) {
-    await discardBody(response);
+    discardBody(response);
     if (response.status === 401 || response.status === 403) {
       throw upstreamError(SERVICE, 'rejected the server\'s gateway token (PINNING_GATEWAY_TOKEN)', `HTTP ${response.status}`);
     }

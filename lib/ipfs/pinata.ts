@@ -48,7 +48,7 @@ export async function pinFileToIpfs(bytes: Uint8Array, { apiUrl, jwt, name, time
     timeoutMs,
   );
   if (!response.ok) {
-    await discardBody(response);
+    discardBody(response);
     throw statusError(response.status);
   }
   const body = await readCappedBody(SERVICE, response, MAX_RESPONSE_BYTES, timeoutMs);

@@ -63,7 +63,7 @@ export async function readCappedBody(service: UpstreamService, response: Respons
   const tooLarge = () => upstreamError(service, `returned more than ${maxBytes} bytes, more than this server accepts`, 'body over the size cap');
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
+    discardBody(response);
     throw tooLarge();
   }
   if (response.body === null) return new Uint8Array(0);
@@ -76,7 +76,7 @@ export async function readCappedBody(service: UpstreamService, response: Respons
       if (done) break;
       total += value.length;
       if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
+        reader.cancel().catch(() => undefined);
         throw tooLarge();
       }
       chunks.push(value);
@@ -95,7 +95,10 @@ export async function readCappedBody(service: UpstreamService, response: Respons
   return body;
 }
 
-/** Discard a response body we will not read (frees the connection). */
-export async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
+/**
+ * Discard a response body we will not read (frees the connection). Not awaited: a cancel can
+ * wait on the peer, and the answer to our client must not.
+ */
+export function discardBody(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
 }
