@@ -70,6 +70,7 @@ export {
 } from './announcement-binary.ts';
 export {
   createScanner,
+  kernelByName,
   scanAnnouncements,
   type ScanKeys,
   type Scanner,
@@ -88,7 +89,7 @@ export {
 } from './scan-registry.ts';
 export { createScanPool, type ScanPool, type CreateScanPoolOptions, type ScanWorkerLike } from './scan-pool.ts';
 export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
-export { referenceKernel, type ScanKernel, type ScanKernelFactory } from './scan-kernel.ts';
+export { referenceKernel, type ScanKernel, type ScanKernelFactory, type ScanKernelName } from './scan-kernel.ts';
 export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';
 export {
   CIPHERTEXT_BYTES,
@@ -114,3 +115,4 @@ export {
   SHA2_256_CODE,
   type Cid,
 } from './cid.ts';
+export * from './client/index.ts';

@@ -44,3 +44,6 @@ export const referenceKernel: ScanKernelFactory = ({ dk, z }) => ({
   },
   confirm: (ciphertext, candidate) => !equalBytes(candidate, implicitRejectionKey(z, ciphertext)),
 });
+
+/** Kernels by name, for places where a function cannot travel (worker messages, settings). */
+export type ScanKernelName = 'auto' | 'typescript' | 'reference';

@@ -13,7 +13,8 @@
 import { parseAnnouncement, type AnnouncementInput } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError } from './errors.ts';
-import { createScanner, type CreateScannerOptions, type Discovery, type ScanKeys, type ScanResult } from './scanner.ts';
+import { createScanner, kernelByName, type CreateScannerOptions, type Discovery, type ScanKeys, type ScanResult } from './scanner.ts';
+import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
@@ -26,6 +27,8 @@ export type ScanWorkerLike = {
 };
 
 export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
+  /** The kernel the workers run, by name (default `auto`). */
+  kernel?: ScanKernelName;
   spawn: () => ScanWorkerLike;
   /** Number of workers (default: `navigator.hardwareConcurrency`, at least 1). */
   size?: number;
@@ -95,7 +98,8 @@ function poolError(response: ScanWorkerResponse): WraithError {
  */
 export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOptions): Promise<ScanPool> {
   if (typeof options?.spawn !== 'function') throw new InvalidArgumentError('spawn', 'must be a function that starts a worker');
-  createScanner(keys, options.mode ? { mode: options.mode } : {}); // validate keys here, with the usual typed errors
+  // Validate keys and options here, with the usual typed errors, before any worker starts.
+  createScanner(keys, { ...(options.mode ? { mode: options.mode } : {}), kernel: kernelByName(options.kernel) });
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
   const size = options.size ?? Math.max(1, cores);
   if (!Number.isSafeInteger(size) || size < 1 || size > 256) throw new InvalidArgumentError('size', 'must be an integer from 1 to 256');
@@ -106,7 +110,9 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
   };
   const channels = Array.from({ length: size }, () => new Channel(options.spawn()));
   try {
-    channels.forEach((c) => c.worker.postMessage({ type: 'init', keys: workerKeys, ...(options.mode ? { mode: options.mode } : {}) }));
+    channels.forEach((c) =>
+      c.worker.postMessage({ type: 'init', keys: workerKeys, ...(options.mode ? { mode: options.mode } : {}), ...(options.kernel ? { kernel: options.kernel } : {}) }),
+    );
     await Promise.all(channels.map((c) => c.ready()));
   } catch (error) {
     channels.forEach((c) => c.worker.terminate());

@@ -8,13 +8,14 @@
  * @module
  */
 import { WraithError } from './errors.ts';
-import { createScanner, type CreateScannerOptions, type Scanner } from './scanner.ts';
+import { createScanner, kernelByName, type CreateScannerOptions, type Scanner } from './scanner.ts';
+import type { ScanKernelName } from './scan-kernel.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
 export type ScanWorkerKeys = { viewingSecretKey: Uint8Array; spendingPublicKey: Uint8Array; spendingSecretKey?: Uint8Array };
 
 export type ScanWorkerRequest =
-  | { type: 'init'; keys: ScanWorkerKeys; mode?: CreateScannerOptions['mode'] }
+  | { type: 'init'; keys: ScanWorkerKeys; mode?: CreateScannerOptions['mode']; kernel?: ScanKernelName }
   | { type: 'scan'; job: number; ciphertexts: ArrayBuffer; viewTags: Uint8Array; indices: Uint32Array };
 
 export type WorkerDiscovery = {
@@ -37,7 +38,7 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
   return (request) => {
     try {
       if (request.type === 'init') {
-        scanner = createScanner(request.keys, request.mode ? { mode: request.mode } : {});
+        scanner = createScanner(request.keys, { ...(request.mode ? { mode: request.mode } : {}), kernel: kernelByName(request.kernel) });
         return { type: 'ready' };
       }
       if (!scanner) return { type: 'error', job: request.job, code: 'INVALID_ARGUMENT', message: 'scan before init' };

@@ -22,7 +22,7 @@ import {
   stealthPointFrom,
   type StealthAddress,
 } from './stealth-keys.ts';
-import { type ScanKernelFactory } from './scan-kernel.ts';
+import { referenceKernel, type ScanKernelFactory, type ScanKernelName } from './scan-kernel.ts';
 import { typescriptKernel } from './scan-kernel-typescript.ts';
 import {
   assertViewingKeyPair,
@@ -86,7 +86,7 @@ export type CreateScannerOptions = {
    * The per-announcement kernel. Default: the TypeScript fast kernel (K-PKE decryption, full
    * check only after a tag match), which yields the same results as `referenceKernel`.
    */
-  kernel?: ScanKernelFactory;
+  kernel?: ScanKernelFactory | ScanKernelName;
   /**
    * `'fast'` (default): the re-encryption check runs only after a view-tag match, so scan time
    * depends on ciphertext contents, which an attacker can choose (crafted tags force the slow
@@ -96,6 +96,19 @@ export type CreateScannerOptions = {
    */
   mode?: 'fast' | 'constant';
 };
+
+/** The kernel a name stands for; `auto` (default) is the fastest this engine runs. */
+export function kernelByName(name: ScanKernelName = 'auto'): ScanKernelFactory {
+  switch (name) {
+    case 'auto':
+    case 'typescript':
+      return typescriptKernel;
+    case 'reference':
+      return referenceKernel;
+    default:
+      throw new InvalidArgumentError('kernel', "must be 'auto', 'typescript', 'reference' or a kernel function");
+  }
+}
 
 /**
  * Validate keys and prepare per-key work once.
@@ -116,7 +129,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     b = parseSpendingSecret(keys.spendingSecretKey, 'spending_sk');
     assertSpendingKeyPair(b, toBytes(keys.spendingPublicKey, 'spending_pk'));
   }
-  const kernel = (options.kernel ?? typescriptKernel)(viewing);
+  const kernel = (typeof options.kernel === 'function' ? options.kernel : kernelByName(options.kernel))(viewing);
   const constantTime = options.mode === 'constant';
   if (options.mode !== undefined && options.mode !== 'fast' && !constantTime) {
     throw new InvalidArgumentError('mode', "must be 'fast' or 'constant'");
