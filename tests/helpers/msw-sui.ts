@@ -14,7 +14,7 @@ import { deriveDynamicFieldID, toBase58, toBase64 } from '@mysten/sui/utils';
 import { mainPackage } from '@mysten/suins';
 import { http, HttpResponse } from 'msw';
 
-export const SUI_RPC_URL = 'https://fullnode.test-sui.example:443';
+export const SUI_RPC_URL = 'https://fullnode.test-sui.example/';
 
 const packageIdV1 = mainPackage.mainnet.packageIdV1;
 const registryTableId = mainPackage.mainnet.registryTableId!;
@@ -91,7 +91,8 @@ export type SuiRpcMock = {
 export function createSuiRpcMock(url: string = SUI_RPC_URL): SuiRpcMock {
   const names = new Map<string, SuiNameFixture>();
   const calls: string[] = [];
-  const handler = http.post(url, async ({ request }) => {
+  // `new URL` drops a default port (`:443`) and adds the `/` path, as fetch does on the wire.
+  const handler = http.post(new URL(url).href, async ({ request }) => {
     const { id, method, params } = (await request.json()) as { id: number; method: string; params: unknown[] };
     calls.push(method);
     if (method !== 'sui_multiGetObjects') {
