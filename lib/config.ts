@@ -23,6 +23,10 @@ export type Config = {
   port: number;
   hostname: string;
   registryUrl: string;
+  /** Most connections to a PostgreSQL registry per instance. */
+  registryPoolSize: number;
+  /** Limit for connecting to the registry database and for each statement (PostgreSQL), ms. */
+  registryTimeoutMs: number;
   /** Unset: writes need no key (API.md "Authentication"). */
   apiKey: string | undefined;
   /** `'*'` or exact origins (`scheme://host[:port]`), lowercase. */
@@ -33,6 +37,13 @@ export type Config = {
   /** Proxy hops whose X-Forwarded-For entries are trusted; 0 = use the socket peer only. */
   trustProxy: number;
   upstash: { url: string; token: string } | undefined;
+  /**
+   * When the shared limiter's store (Upstash) fails: true = serve the request under this
+   * instance's own bucket and log a warning; false = answer 503.
+   */
+  rateLimitFailOpen: boolean;
+  /** How long one shared-limit check may take before it counts as a failure, ms. */
+  rateLimitTimeoutMs: number;
   maxBodyBytes: number;
   ethRpcUrl: string;
   ensTextKey: string;
@@ -94,6 +105,16 @@ function decimal(min: number, max: number, fallback: number) {
       .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
       .optional()
       .transform((value) => value ?? fallback),
+  );
+}
+
+function flag(fallback: boolean) {
+  return z.preprocess(
+    (value) => (typeof unsetIfBlank(value) === 'string' ? String(value).trim().toLowerCase() : undefined),
+    z
+      .enum(['true', 'false', '1', '0'], 'must be true or false')
+      .optional()
+      .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1')),
   );
 }
 
@@ -166,6 +187,8 @@ const environmentSchema = z.object({
         'must start with memory:, file:, postgres://, postgresql:// or libsql://',
       ),
   ),
+  REGISTRY_POOL_SIZE: integer(1, 1000, 10),
+  REGISTRY_TIMEOUT_MS: integer(100, 600_000, 5_000),
   API_KEY: z.preprocess(
     unsetIfBlank,
     z.string().min(16, 'must be at least 16 characters (use a random key, e.g. openssl rand -hex 32)').optional(),
@@ -176,6 +199,8 @@ const environmentSchema = z.object({
   TRUST_PROXY: integer(0, 32, 0),
   UPSTASH_REDIS_REST_URL: httpUrl(),
   UPSTASH_REDIS_REST_TOKEN: optionalText,
+  RATE_LIMIT_FAIL_OPEN: flag(true),
+  RATE_LIMIT_TIMEOUT_MS: integer(10, 60_000, 1_000),
   MAX_BODY_BYTES: integer(1024, 16 * 1024 * 1024, 65536),
   ETH_RPC_URL: httpUrlOr('https://ethereum-rpc.publicnode.com'),
   ENS_TEXT_KEY: z.preprocess(unsetIfBlank, z.string().trim().max(256, 'must be at most 256 characters').default('stealth-meta')),
@@ -236,6 +261,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     hostname: e.HOSTNAME,
     registryUrl: e.REGISTRY_URL,
+    registryPoolSize: e.REGISTRY_POOL_SIZE,
+    registryTimeoutMs: e.REGISTRY_TIMEOUT_MS,
     apiKey: e.API_KEY,
     allowedOrigins: e.ALLOWED_ORIGINS,
     rateLimitRps: e.RATE_LIMIT_RPS,
@@ -245,6 +272,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.UPSTASH_REDIS_REST_URL !== undefined && e.UPSTASH_REDIS_REST_TOKEN !== undefined
         ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
         : undefined,
+    rateLimitFailOpen: e.RATE_LIMIT_FAIL_OPEN,
+    rateLimitTimeoutMs: e.RATE_LIMIT_TIMEOUT_MS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     ethRpcUrl: e.ETH_RPC_URL,
     ensTextKey: e.ENS_TEXT_KEY,

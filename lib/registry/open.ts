@@ -3,11 +3,12 @@
  *
  * `memory:` is process-local and lost on restart; `file:` is embedded SQLite (the default,
  * `file:./data/registry.db`); `libsql:` is a remote libSQL server through the same module;
- * `postgres:` / `postgresql:` are reserved for the shared PostgreSQL store, which a later
- * issue adds. Messages quote the URL only in redacted form (store-url.ts), since it may
- * carry a password or token.
+ * `postgres:` / `postgresql:` is the PostgreSQL store several instances share (postgres.ts).
+ * Messages quote the URL only in redacted form (store-url.ts), since it may carry a password
+ * or token.
  */
 import { createMemoryStore } from './memory.ts';
+import { createPostgresStore, type PostgresStoreOptions } from './postgres.ts';
 import { createSqliteStore } from './sqlite.ts';
 import type { RegistryStore } from './store.ts';
 import { redactStoreUrl, storeUrlScheme } from './store-url.ts';
@@ -17,12 +18,13 @@ export const REGISTRY_URL_SCHEMES = ['memory:', 'file:', 'postgres://', 'postgre
 
 /**
  * Open the store for a registry URL.
+ * `options` tune the PostgreSQL pool (the other stores ignore them).
  * @throws {StoreUnavailableError} when a database cannot be opened or prepared.
- * @throws {Error} for a PostgreSQL URL (not available yet) or an unknown scheme.
+ * @throws {Error} for an unknown scheme.
  * @example
  * const store = await openRegistryStore(process.env.REGISTRY_URL ?? 'file:./data/registry.db');
  */
-export async function openRegistryStore(url: string): Promise<RegistryStore> {
+export async function openRegistryStore(url: string, options: PostgresStoreOptions = {}): Promise<RegistryStore> {
   switch (storeUrlScheme(url)) {
     case 'memory':
       return createMemoryStore();
@@ -31,7 +33,7 @@ export async function openRegistryStore(url: string): Promise<RegistryStore> {
       return createSqliteStore(url.trim());
     case 'postgres':
     case 'postgresql':
-      throw new Error('PostgreSQL registry is not available yet: use a file: or memory: REGISTRY_URL for now.');
+      return createPostgresStore(url.trim(), options);
     default:
       throw new Error(
         `Unsupported REGISTRY_URL "${redactStoreUrl(url)}": expected one of ${REGISTRY_URL_SCHEMES.join(', ')}.`,

@@ -5,6 +5,7 @@
  * is not cached, so a registry that was unreachable at boot is retried by the next request,
  * and the request that failed gets 503 SERVICE_UNAVAILABLE (lib/http/errors.ts).
  */
+import { log } from '../http/log.ts';
 import { openRegistryStore } from '../registry/open.ts';
 import { StoreUnavailableError, type RegistryStore, type StoreHealth } from '../registry/store.ts';
 import { storeUrlScheme } from '../registry/store-url.ts';
@@ -22,7 +23,12 @@ const SLOT = 'registry';
  */
 export function getRegistry(): Promise<RegistryStore> {
   return processSingleton(SLOT, () => {
-    const opening = openRegistryStore(getConfig().registryUrl).then(
+    const config = getConfig();
+    const opening = openRegistryStore(config.registryUrl, {
+      poolSize: config.registryPoolSize,
+      timeoutMs: config.registryTimeoutMs,
+      onConnectionError: (code) => log('warn', 'registry connection lost', { code }),
+    }).then(
       (store) => {
         onShutdown(SLOT, () => store.close());
         return store;

@@ -1,10 +1,12 @@
 /**
  * The registry store contract (lib/registry/store.ts, PROTOCOL.md section 6), run against
- * every store implementation from one table. Adding the PostgreSQL store later means
- * adding one row to `STORES`; every case below then runs against it too.
+ * every store implementation from one table: memory, SQLite and PostgreSQL (a throwaway
+ * cluster, tests/helpers/postgres.ts, one empty schema per test). Without the PostgreSQL
+ * binaries its row is skipped with the reason, or fails the run under REQUIRE_SERVICES=1.
  */
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createMemoryStore } from '../../lib/registry/memory.ts';
+import { createPostgresStore } from '../../lib/registry/postgres.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
 import {
   DuplicateAnnouncementError,
@@ -20,6 +22,7 @@ import {
   randomBytes,
   temporaryDirectory,
 } from './fixtures/announcements.ts';
+import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
 
 type StoreFactory = {
   /** Whether the store keeps its rows across close and reopen. */
@@ -31,6 +34,9 @@ type StoreFactory = {
 const sqliteDirectory = temporaryDirectory();
 afterAll(() => sqliteDirectory.remove());
 let sqliteFiles = 0;
+
+let cluster: Promise<PostgresCluster> | undefined;
+afterAll(async () => (await cluster)?.destroy());
 
 const STORES: [name: string, factory: StoreFactory][] = [
   ['memory', { persistent: false, open: async () => ({ store: createMemoryStore() }) }],
@@ -45,6 +51,23 @@ const STORES: [name: string, factory: StoreFactory][] = [
     },
   ],
 ];
+if (postgresOrSkip()) {
+  STORES.push([
+    'postgres',
+    {
+      persistent: true,
+      open: async () => {
+        cluster ??= startPostgres();
+        const url = await (await cluster).freshSchema();
+        return { store: await createPostgresStore(url, { poolSize: 4 }), reopen: () => createPostgresStore(url, { poolSize: 4 }) };
+      },
+    },
+  ]);
+} else {
+  describe.skip(`the postgres registry store (${POSTGRES_MISSING})`, () => {
+    it('runs every case of this table', () => undefined);
+  });
+}
 
 /** Open a fresh store that is closed when the current test ends. */
 async function openFresh(factory: StoreFactory): ReturnType<StoreFactory['open']> {

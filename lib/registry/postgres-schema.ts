@@ -1,0 +1,113 @@
+/**
+ * Schema of the PostgreSQL announcement registry and its forward-only migrations, applied at
+ * start-up by every instance (`REGISTRY_URL=postgres://...`, API.md "Configuration").
+ *
+ * Columns follow the announcement record (PROTOCOL.md section 6) and the SQLite schema
+ * (sqlite-schema.ts): `tx_hash_norm` (trim + lowercase, store.ts `normalizeTxHash`) carries the
+ * uniqueness rule for every instance sharing the database; (view_tag, id) serves view-tag
+ * selections, (published_at, id) time ranges, a partial index the channel announcements.
+ *
+ * Ids do not come from a sequence. A sequence hands out ids before commit, so two concurrent
+ * publishes can become visible out of id order: a scanner paging with `after_id` could pass
+ * id 11 while id 10 is still uncommitted and never see 10. Instead `registry_counter` holds the
+ * last id; a publish increments it in the same statement as its insert (postgres.ts), so the
+ * row lock on the counter orders publishes, ids are handed out in commit order, and a rejected
+ * duplicate rolls its increment back (no gaps, as in the other stores). `view_tag_counts` is
+ * kept in the same statement, which makes `stats()` and the unfiltered `total` O(1) and O(256)
+ * instead of a count over millions of rows.
+ *
+ * Several instances may start at once: migrations run under a session advisory lock, each in
+ * its own transaction with its version row, so exactly one instance applies each of them.
+ */
+import type { Pool, PoolClient } from 'pg';
+
+type Migration = { version: number; statements: readonly string[] };
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE announcements (
+        id BIGINT PRIMARY KEY,
+        ephemeral_key BYTEA NOT NULL,
+        view_tag SMALLINT NOT NULL CHECK (view_tag BETWEEN 0 AND 255),
+        published_at BIGINT NOT NULL,
+        channel_id BYTEA NULL,
+        tx_hash TEXT NOT NULL,
+        tx_hash_norm TEXT NOT NULL UNIQUE,
+        amount TEXT NULL,
+        chain TEXT NULL
+      )`,
+      'CREATE INDEX announcements_view_tag_id ON announcements (view_tag, id)',
+      'CREATE INDEX announcements_published_at_id ON announcements (published_at, id)',
+      'CREATE INDEX announcements_channel_id ON announcements (id) WHERE channel_id IS NOT NULL',
+      // One row (the CHECK on `only_row` forbids a second): the last id handed out.
+      `CREATE TABLE registry_counter (
+        only_row BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (only_row),
+        last_id BIGINT NOT NULL
+      )`,
+      'INSERT INTO registry_counter (last_id) VALUES (0)',
+      'CREATE TABLE view_tag_counts (tag SMALLINT PRIMARY KEY, count BIGINT NOT NULL)',
+      'INSERT INTO view_tag_counts (tag, count) SELECT tag, 0 FROM generate_series(0, 255) AS tag',
+    ],
+  },
+];
+
+/** Newest schema this build understands. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Any 64-bit constant works; this one is "wraith" in ASCII, so it reads as ours in pg_locks. */
+const MIGRATION_LOCK = 0x777261697468n;
+
+/** Thrown when the database was migrated by a newer build: refusing beats guessing. */
+export class PostgresSchemaTooNewError extends Error {
+  override name = 'PostgresSchemaTooNewError';
+  constructor(found: number) {
+    super(`The registry database has schema version ${found}; this build understands up to ${POSTGRES_SCHEMA_VERSION}.`);
+  }
+}
+
+/** Bring the database (the first schema of the connection's search_path) to the newest version. */
+export async function migratePostgres(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS registry_schema_version (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      const current = await readVersion(client);
+      if (current > POSTGRES_SCHEMA_VERSION) throw new PostgresSchemaTooNewError(current);
+      for (const migration of MIGRATIONS) {
+        if (migration.version > current) await apply(client, migration);
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
+    }
+  } catch (error) {
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // A connection that failed mid-migration may still hold the lock or a transaction: drop it.
+    client.release(broken);
+  }
+}
+
+async function apply(client: PoolClient, migration: Migration): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('INSERT INTO registry_schema_version (version, applied_at) VALUES ($1, $2)', [
+      migration.version,
+      Math.floor(Date.now() / 1000),
+    ]);
+    for (const statement of migration.statements) await client.query(statement);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+async function readVersion(client: PoolClient): Promise<number> {
+  const result = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM registry_schema_version');
+  return result.rows[0]?.version ?? 0;
+}
