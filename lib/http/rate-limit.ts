@@ -9,7 +9,17 @@
  * client reaches anyway after `burst / rate` seconds.
  */
 
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * `unavailable`: the limiter could not decide (its shared store is down) and is configured to
+ * refuse rather than guess (`RATE_LIMIT_FAIL_OPEN=false`): answered 503, not 429.
+ */
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; unavailable?: true };
+
+/** A per-client limit: this in-process bucket, or the shared one (lib/ratelimit/shared.ts). */
+export interface RateLimiter {
+  /** Spend one token of `client`'s bucket if it has one. */
+  take(client: string): RateLimitDecision | Promise<RateLimitDecision>;
+}
 
 export type TokenBucketOptions = {
   /** Tokens per second (> 0). */
@@ -24,7 +34,7 @@ export type TokenBucketOptions = {
 
 type Bucket = { tokens: number; updatedMs: number };
 
-export class TokenBucketLimiter {
+export class TokenBucketLimiter implements RateLimiter {
   readonly #rate: number;
   readonly #burst: number;
   readonly #maxClients: number;

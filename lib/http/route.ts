@@ -7,7 +7,8 @@
  * OPTIONS answers CORS preflights. Each request goes through, in order:
  *
  * 1. request id (echo a valid `x-request-id` or make one);
- * 2. per-client rate limit (429 RATE_LIMITED with `Retry-After`);
+ * 2. per-client rate limit (429 RATE_LIMITED with `Retry-After`; 503 when the shared limit's
+ *    store is down and `RATE_LIMIT_FAIL_OPEN=false`);
  * 3. OPTIONS: CORS preflight (204, or 403 for an origin not allowed);
  * 4. method check (405 METHOD_NOT_ALLOWED with `Allow`);
  * 5. API key for methods other than GET/HEAD/OPTIONS when `API_KEY` is set (401);
@@ -139,7 +140,13 @@ async function dispatch(
 ): Promise<Response> {
   const limiter = getRateLimiter();
   if (limiter !== null) {
-    const decision = limiter.take(clientKey(request.headers, config.trustProxy));
+    const decision = await limiter.take(clientKey(request.headers, config.trustProxy));
+    if (!decision.allowed && decision.unavailable === true) {
+      // RATE_LIMIT_FAIL_OPEN=false and the shared limit's store is down (lib/ratelimit/shared.ts).
+      throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'The rate limiter is unavailable; retry after the number of seconds in Retry-After.', {
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
+    }
     if (!decision.allowed) {
       throw new HttpError(429, 'RATE_LIMITED', 'Too many requests from this client; retry after the number of seconds in Retry-After.', {
         headers: { 'Retry-After': String(decision.retryAfterSeconds) },
