@@ -1,0 +1,101 @@
+/**
+ * Walking the whole registry with the `after_id` cursor (GET /api/v1/registry/announcements),
+ * one page at a time, in id order. Pages are asked for in the compact binary form
+ * (sdk/src/announcement-binary.ts, `Accept: application/octet-stream`: half the bytes of hex
+ * JSON, no hex parsing) and read as JSON when the server answers JSON instead, so the same
+ * code works against servers without the binary answer.
+ *
+ * The page source has the shape of {@link RegistryPageSource}: `scanRegistry` consumes it
+ * directly and keeps memory bounded by one page.
+ * @module
+ */
+import { ANNOUNCEMENT_PAGE_MEDIA_TYPE, decodeAnnouncementPage, type RegistryAnnouncement } from '../announcement-binary.ts';
+import { InvalidArgumentError } from '../errors.ts';
+import type { RegistryPageSource } from '../scan-registry.ts';
+import { announcementFromJson } from './convert.ts';
+import { ApiError } from './errors.ts';
+import type { CallOptions, RequestSpec, Transport } from './transport.ts';
+import type { ListAnnouncementsReturnType } from './types.ts';
+
+/** Largest page the server serves (lib/schemas/registry.ts MAX_LIST_LIMIT). */
+export const MAX_ANNOUNCEMENT_PAGE_SIZE = 1000;
+
+export type AnnouncementPagesParameters = Omit<CallOptions, 'signal'> & {
+  /** Start after this announcement id (a saved cursor). Default 0: from the first. */
+  afterId?: number;
+  /** Announcements per request (default and maximum 1000). */
+  pageSize?: number;
+  /** `auto` (default): binary when the server offers it, else JSON. `json`: always JSON. */
+  format?: 'auto' | 'json';
+  signal?: AbortSignal;
+};
+
+const decoder = new TextDecoder();
+
+/** Fetch one page after `afterId`, in byte form. */
+export async function fetchAnnouncementPage(
+  transport: Transport,
+  params: { afterId: number; pageSize: number; format: 'auto' | 'json' },
+  options: CallOptions = {},
+): Promise<RegistryAnnouncement[]> {
+  const spec: RequestSpec = {
+    method: 'GET',
+    path: '/api/v1/registry/announcements',
+    query: { after_id: params.afterId, limit: params.pageSize },
+    accept: params.format === 'json' ? 'application/json' : `${ANNOUNCEMENT_PAGE_MEDIA_TYPE}, application/json;q=0.5`,
+  };
+  const answer = await transport.request(spec, options);
+  const type = (answer.headers.get('content-type') ?? '').toLowerCase();
+  const invalid = (shortMessage: string, cause?: unknown) =>
+    new ApiError({
+      code: 'INVALID_RESPONSE',
+      shortMessage,
+      status: answer.status,
+      requestId: answer.headers.get('x-request-id') ?? undefined,
+      method: spec.method,
+      path: spec.path,
+      cause,
+    });
+  let page: RegistryAnnouncement[];
+  try {
+    page = type.startsWith(ANNOUNCEMENT_PAGE_MEDIA_TYPE)
+      ? decodeAnnouncementPage(answer.body)
+      : (JSON.parse(decoder.decode(answer.body)) as ListAnnouncementsReturnType).announcements.map(announcementFromJson);
+  } catch (cause) {
+    throw invalid('The server answered a page of announcements the client cannot read.', cause);
+  }
+  // A server that ignored the cursor would hand out the same page forever.
+  if (page.length > 0 && !(page[0]!.id > params.afterId && page.every((a, i) => i === 0 || a.id > page[i - 1]!.id))) {
+    throw invalid('The server answered a page that does not follow the after_id cursor (ids must grow past it).');
+  }
+  return page;
+}
+
+/**
+ * Pages of announcements in id order from `afterId` to the end of the registry as it is when
+ * the walk gets there. A {@link RegistryPageSource}: pass it to `scanRegistry` as is.
+ */
+export type AnnouncementPageSource = (params?: AnnouncementPagesParameters) => AsyncGenerator<RegistryAnnouncement[]>;
+
+// Compile-time proof that the client's page source fits scanRegistry.
+const _fits: (source: AnnouncementPageSource) => RegistryPageSource<RegistryAnnouncement> = (source) => source;
+
+/** The registry of `transport` as an {@link AnnouncementPageSource}. */
+export function announcementPageSource(transport: Transport): AnnouncementPageSource {
+  return async function* announcementPages(params: AnnouncementPagesParameters = {}) {
+    const { afterId = 0, pageSize = MAX_ANNOUNCEMENT_PAGE_SIZE, format = 'auto', ...options } = params;
+    if (!Number.isSafeInteger(afterId) || afterId < 0) throw new InvalidArgumentError('afterId', 'must be a non-negative integer');
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_ANNOUNCEMENT_PAGE_SIZE) {
+      throw new InvalidArgumentError('pageSize', `must be an integer 1..${MAX_ANNOUNCEMENT_PAGE_SIZE}`);
+    }
+    let cursor = afterId;
+    for (;;) {
+      const page = await fetchAnnouncementPage(transport, { afterId: cursor, pageSize, format }, options);
+      if (page.length > 0) {
+        cursor = page[page.length - 1]!.id;
+        yield page;
+      }
+      if (page.length < pageSize) return;
+    }
+  };
+}

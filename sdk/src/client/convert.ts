@@ -1,0 +1,91 @@
+/**
+ * Between the API's JSON (snake_case, hex) and the SDK's byte types (camelCase, `Uint8Array`),
+ * so results of the client feed straight into the local functions and back.
+ * @module
+ */
+import type { RegistryAnnouncement } from '../announcement-binary.ts';
+import { bytesToHex, hexToBytes } from '../bytes.ts';
+import type { RecipientKeys } from '../keys.ts';
+import type { StealthPayment } from '../payment.ts';
+import type { ScanKeys } from '../scanner.ts';
+import type { AnnouncementJson, KeyBundleJson, PublishAnnouncementParameters, ScanParameters } from './types.ts';
+
+/** A registry row in byte form, as scanning and {@link decodeAnnouncementPage} use it. */
+export function announcementFromJson(json: AnnouncementJson): RegistryAnnouncement {
+  return {
+    id: json.id,
+    timestamp: json.timestamp,
+    ephemeralKey: hexToBytes(json.ephemeral_key, 'ephemeral_key'),
+    viewTag: json.view_tag,
+    channelId: json.channel_id == null ? null : hexToBytes(json.channel_id, 'channel_id'),
+    txHash: json.tx_hash ?? null,
+    amount: json.amount ?? null,
+    chain: json.chain ?? null,
+  };
+}
+
+/**
+ * The keys of a server-generated bundle in byte form (everything but the viewing seed, which
+ * the server does not return): ready for `createScanner`, `scanRegistry` or `sealKeys`.
+ *
+ * @example
+ * const keys = keysFromBundle(await client.generateKeys());
+ * const blob = await sealKeys(keys, password);
+ */
+export function keysFromBundle(bundle: KeyBundleJson): Omit<RecipientKeys, 'viewingSeed'> {
+  return {
+    spendingPublicKey: hexToBytes(bundle.spending_pk, 'spending_pk', 33),
+    spendingSecretKey: hexToBytes(bundle.spending_sk, 'spending_sk', 32),
+    viewingPublicKey: hexToBytes(bundle.viewing_pk, 'viewing_pk', 1184),
+    viewingSecretKey: hexToBytes(bundle.viewing_sk, 'viewing_sk', 2400),
+    metaAddress: hexToBytes(bundle.meta_address, 'meta_address', 1218),
+    baseViewTag: bundle.view_tag,
+  };
+}
+
+/**
+ * The key fields of a server-side scan (`POST /stealth/scan`) from local keys. Leave out the
+ * spending secret for a view-only scan.
+ *
+ * @example
+ * const { discoveries } = await client.scan(scanParametersFor(keys));
+ */
+export function scanParametersFor(keys: ScanKeys): Pick<ScanParameters, 'viewing_sk' | 'spending_pk' | 'spending_sk'> {
+  return {
+    viewing_sk: keys.viewingSecretKey,
+    spending_pk: keys.spendingPublicKey,
+    ...(keys.spendingSecretKey === undefined ? {} : { spending_sk: keys.spendingSecretKey }),
+  };
+}
+
+export type AnnouncementForPaymentOptions = {
+  /** Hash of the transaction that paid `payment.stealthAddress`. */
+  txHash: string;
+  amount?: string;
+  chain?: string;
+  /** 32 bytes. */
+  channelId?: Uint8Array | string;
+};
+
+/**
+ * The registry announcement of a payment made with the local `createStealthPayment`, ready
+ * for `client.publishAnnouncement`.
+ *
+ * @example
+ * const payment = createStealthPayment(metaAddress);
+ * const txHash = await wallet.sendTransaction({ to: payment.stealthAddress, value });
+ * await client.publishAnnouncement(announcementForPayment(payment, { txHash, chain: 'ethereum' }));
+ */
+export function announcementForPayment(
+  payment: Pick<StealthPayment, 'ephemeralCiphertext' | 'viewTag'>,
+  options: AnnouncementForPaymentOptions,
+): PublishAnnouncementParameters {
+  return {
+    ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
+    view_tag: payment.viewTag,
+    tx_hash: options.txHash,
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
+    ...(options.chain === undefined ? {} : { chain: options.chain }),
+    ...(options.channelId === undefined ? {} : { channel_id: options.channelId }),
+  };
+}

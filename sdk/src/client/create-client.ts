@@ -1,0 +1,188 @@
+/**
+ * `createClient`: a typed client of the Wraith HTTP API (INTERFACE.md section 4), one method per
+ * endpoint. Requests and answers are the API's JSON (snake_case, hex), typed in ./types.ts;
+ * hex fields of requests also take `Uint8Array`. Failures are {@link ApiError}s carrying the
+ * server's `code`, status, details and request id.
+ *
+ * Every method takes {@link CallOptions} last: an `AbortSignal`, a timeout, a retry policy and
+ * a request id. Safe reads (GET) are retried on 429/502/503/504 and network errors, honouring
+ * `Retry-After`; writes are never repeated behind the caller's back.
+ * @module
+ */
+import type { RegistryAnnouncement } from '../announcement-binary.ts';
+import { verifyCidBytes } from '../cid.ts';
+import { InvalidArgumentError } from '../errors.ts';
+import { announcementPageSource, type AnnouncementPageSource, type AnnouncementPagesParameters } from './announcement-pages.ts';
+import type { RetryOptions } from './retry.ts';
+import { createTransport, type CallOptions, type Transport } from './transport.ts';
+import type {
+  ChannelConfigJson,
+  ChannelStatusJson,
+  CloseChannelParameters,
+  CloseChannelReturnType,
+  CreateChannelParameters,
+  CreateChannelReturnType,
+  CreateStealthPaymentParameters,
+  CreateStealthPaymentReturnType,
+  DiscoverChannelsParameters,
+  DiscoverChannelsReturnType,
+  FundChannelParameters,
+  FundChannelReturnType,
+  HealthJson,
+  KeyBundleJson,
+  ListAnnouncementsParameters,
+  ListAnnouncementsReturnType,
+  PublishAnnouncementParameters,
+  PublishAnnouncementReturnType,
+  RegistryStatsJson,
+  ResolveEnsReturnType,
+  ResolveSuinsParameters,
+  ResolveSuinsReturnType,
+  ScanParameters,
+  ScanReturnType,
+  UploadMetaAddressParameters,
+  UploadMetaAddressReturnType,
+} from './types.ts';
+
+export type CreateClientParameters = {
+  /** Where the API runs, e.g. `https://wraith.example` or `http://localhost:3001`. */
+  baseUrl: string;
+  /** Sent as `X-API-Key` on writes when the server sets `API_KEY`. Reads are public. */
+  apiKey?: string;
+  /** A `fetch` to use instead of the global one (tests, proxies, instrumentation). */
+  fetch?: typeof fetch;
+  /** Milliseconds each attempt may take, answer body included (default 30000). */
+  timeoutMs?: number;
+  /** Retry policy of safe requests (GET), or `false` for none. */
+  retry?: RetryOptions | false;
+  /** Headers added to every request. */
+  headers?: Record<string, string>;
+};
+
+export type WraithClient = {
+  /** The resolved settings. */
+  readonly baseUrl: string;
+
+  /** GET /health: liveness and registry state. A degraded instance (HTTP 503) answers `status: 'degraded'` rather than throwing. */
+  getHealth(options?: CallOptions): Promise<HealthJson>;
+
+  /** POST /api/v1/keys/generate: a fresh key bundle. Generating locally (`generateKeys`) keeps the secrets on this device. */
+  generateKeys(options?: CallOptions): Promise<KeyBundleJson>;
+  /** POST /api/v1/stealth/create: a one-time address and the announcement to publish for it. */
+  createStealthPayment(params: CreateStealthPaymentParameters, options?: CallOptions): Promise<CreateStealthPaymentReturnType>;
+  /** POST /api/v1/stealth/scan: the server scans its registry with these keys (they leave this device). */
+  scan(params: ScanParameters, options?: CallOptions): Promise<ScanReturnType>;
+
+  /** POST /api/v1/registry/announcements. A tx_hash already published fails with `DUPLICATE_ANNOUNCEMENT` (409). */
+  publishAnnouncement(params: PublishAnnouncementParameters, options?: CallOptions): Promise<PublishAnnouncementReturnType>;
+  /** GET /api/v1/registry/announcements: one page (JSON) with the selection's total. */
+  listAnnouncements(params?: ListAnnouncementsParameters, options?: CallOptions): Promise<ListAnnouncementsReturnType>;
+  /** GET /api/v1/registry/stats. */
+  getRegistryStats(options?: CallOptions): Promise<RegistryStatsJson>;
+  /**
+   * The whole registry, page by page in id order, from `afterId` on: the page source of
+   * `scanRegistry` (a `RegistryPageSource`). Binary pages when the server offers them, JSON otherwise.
+   */
+  announcementPages: AnnouncementPageSource;
+  /** Every announcement from `afterId` on, one at a time (pages fetched as needed). */
+  announcements(params?: AnnouncementPagesParameters): AsyncGenerator<RegistryAnnouncement>;
+
+  /** POST /api/v1/ipfs/upload: store the meta-address bytes; write `text_record` into the name's record. */
+  uploadMetaAddress(params: UploadMetaAddressParameters, options?: CallOptions): Promise<UploadMetaAddressReturnType>;
+  /** GET /api/v1/ipfs/:cid: the bytes of a CID, checked against the CID here as well (a server cannot substitute content). */
+  getIpfsContent(cid: string, options?: CallOptions): Promise<Uint8Array>;
+  /** GET /api/v1/ens/resolve/:name: the meta-address a `.eth` name publishes. */
+  resolveEns(name: string, options?: CallOptions): Promise<ResolveEnsReturnType>;
+  /** GET /api/v1/suins/resolve/:name: the meta-address a `.sui` name publishes. */
+  resolveSuins(name: string, params?: ResolveSuinsParameters, options?: CallOptions): Promise<ResolveSuinsReturnType>;
+
+  /** POST /api/v1/yellow/channel/create: open a private channel to a name or meta-address (announced in the registry). */
+  createChannel(params: CreateChannelParameters, options?: CallOptions): Promise<CreateChannelReturnType>;
+  /** POST /api/v1/yellow/channel/discover: the channels opened to these keys. */
+  discoverChannels(params: DiscoverChannelsParameters, options?: CallOptions): Promise<DiscoverChannelsReturnType>;
+  /** GET /api/v1/yellow/channel/:id/status. */
+  getChannelStatus(channelId: string, options?: CallOptions): Promise<ChannelStatusJson>;
+  /** POST /api/v1/yellow/channel/fund: placeholder, submits nothing. */
+  fundChannel(params: FundChannelParameters, options?: CallOptions): Promise<FundChannelReturnType>;
+  /** POST /api/v1/yellow/channel/close: placeholder, submits nothing. */
+  closeChannel(params: CloseChannelParameters, options?: CallOptions): Promise<CloseChannelReturnType>;
+  /** GET /api/v1/yellow/config: the channel network's configuration. */
+  getChannelConfig(options?: CallOptions): Promise<ChannelConfigJson>;
+};
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** One path segment, percent-encoded. */
+const segment = (value: string, field: string): string => {
+  if (typeof value !== 'string' || value.length === 0) throw new InvalidArgumentError(field, 'must be a non-empty string');
+  return encodeURIComponent(value);
+};
+
+/**
+ * Create a client of a Wraith server.
+ *
+ * @example
+ * import { createClient, scanRegistry, generateKeys, announcementForPayment, createStealthPayment } from '@wraith-pq/sdk';
+ *
+ * const client = createClient({ baseUrl: 'http://localhost:3001' });
+ * const keys = generateKeys();
+ * // a sender pays keys.metaAddress and announces it
+ * const payment = createStealthPayment(keys.metaAddress);
+ * await client.publishAnnouncement(announcementForPayment(payment, { txHash: '0xabc…' }));
+ * // the recipient scans the registry page by page, keys never leave the device
+ * for await (const batch of scanRegistry(client.announcementPages, keys)) {
+ *   for (const found of batch.discoveries) console.log(found.stealthAddress);
+ * }
+ */
+export function createClient(parameters: CreateClientParameters): WraithClient {
+  if (typeof parameters?.baseUrl !== 'string' || !/^https?:\/\//i.test(parameters.baseUrl)) {
+    throw new InvalidArgumentError('baseUrl', 'must be an http(s) URL');
+  }
+  const fetchImpl = parameters.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const transport: Transport = createTransport({
+    baseUrl: parameters.baseUrl,
+    apiKey: parameters.apiKey,
+    fetch: fetchImpl as typeof fetch,
+    timeoutMs: parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry: parameters.retry ?? {},
+    headers: parameters.headers ?? {},
+  });
+  const get = <T>(path: string, options?: CallOptions, query?: Record<string, string | number | boolean | undefined | null>) =>
+    transport.requestJson<T>({ method: 'GET', path, ...(query ? { query } : {}) }, options);
+  const post = <T>(path: string, body: unknown, options?: CallOptions) => transport.requestJson<T>({ method: 'POST', path, body }, options);
+  const announcementPages = announcementPageSource(transport);
+
+  return {
+    baseUrl: parameters.baseUrl,
+    // A degraded instance is an answer: no retry, no throw.
+    getHealth: (options) => transport.requestJson<HealthJson>({ method: 'GET', path: '/health', okStatuses: [503] }, { retry: false, ...options }),
+
+    generateKeys: (options) => post('/api/v1/keys/generate', undefined, options),
+    createStealthPayment: (params, options) => post('/api/v1/stealth/create', params, options),
+    scan: (params, options) => post('/api/v1/stealth/scan', params, options),
+
+    publishAnnouncement: (params, options) => post('/api/v1/registry/announcements', params, options),
+    listAnnouncements: (params = {}, options) => get('/api/v1/registry/announcements', options, params),
+    getRegistryStats: (options) => get('/api/v1/registry/stats', options),
+    announcementPages,
+    async *announcements(params) {
+      for await (const page of announcementPages(params)) yield* page;
+    },
+
+    uploadMetaAddress: (params, options) => post('/api/v1/ipfs/upload', params, options),
+    async getIpfsContent(cid, options) {
+      const path = `/api/v1/ipfs/${segment(cid, 'cid')}`;
+      const answer = await transport.request({ method: 'GET', path, accept: 'application/octet-stream' }, options);
+      return verifyCidBytes(cid, answer.body);
+    },
+    resolveEns: (name, options) => get(`/api/v1/ens/resolve/${segment(name, 'name')}`, options),
+    resolveSuins: (name, params = {}, options) => get(`/api/v1/suins/resolve/${segment(name, 'name')}`, options, { no_cache: params.no_cache }),
+
+    createChannel: (params, options) => post('/api/v1/yellow/channel/create', params, options),
+    discoverChannels: (params, options) => post('/api/v1/yellow/channel/discover', params, options),
+    getChannelStatus: (channelId, options) => get(`/api/v1/yellow/channel/${segment(channelId, 'channelId')}/status`, options),
+    fundChannel: (params, options) => post('/api/v1/yellow/channel/fund', params, options),
+    closeChannel: (params, options) => post('/api/v1/yellow/channel/close', params, options),
+    getChannelConfig: (options) => get('/api/v1/yellow/config', options),
+  };
+}

@@ -1,0 +1,294 @@
+/**
+ * The JSON the HTTP API speaks (INTERFACE.md section 4, API.md), as TypeScript types: snake_case
+ * fields, byte strings as lowercase hex without `0x`. Request types accept a `Uint8Array`
+ * wherever the API takes hex ({@link HexInput}): the client encodes it.
+ *
+ * These types mirror the server's zod schemas (lib/schemas/*.ts); tests/client/types.test.ts
+ * fails the type check when the two drift apart.
+ * @module
+ */
+
+/** Hex text (`0x` optional on input) or the bytes themselves. */
+export type HexInput = string | Uint8Array;
+
+/** One problem with one input field, as the server reports it. */
+export type ErrorDetailJson = { path: string; issue: string };
+
+/** The error body of every failed request (API.md "Errors"). */
+export type ErrorJson = { error: { code: string; message: string; details?: ErrorDetailJson[] } };
+
+// --- health -------------------------------------------------------------------------------
+
+/** GET /health. A `degraded` instance answers 503 with this body. */
+export type HealthJson = {
+  status: 'ok' | 'degraded';
+  version: string;
+  uptime_seconds: number;
+  /** `null` when the registry is unreachable. */
+  announcements_count: number | null;
+  registry: { kind: 'memory' | 'sqlite' | 'postgres' | 'libsql'; ok: boolean };
+};
+
+// --- keys ---------------------------------------------------------------------------------
+
+/** POST /api/v1/keys/generate. The two `_sk` fields are secrets. */
+export type KeyBundleJson = {
+  /** secp256k1, compressed (33 bytes). */
+  spending_pk: string;
+  /** 32 bytes. Secret: spends every payment. */
+  spending_sk: string;
+  /** ML-KEM-768 encapsulation key (1184 bytes). */
+  viewing_pk: string;
+  /** ML-KEM-768 decapsulation key (2400 bytes). Secret: finds every payment. */
+  viewing_sk: string;
+  /** `0x02 || B || ek` (1218 bytes): what the recipient publishes. */
+  meta_address: string;
+  /** Informational base view tag of the viewing key. */
+  view_tag: number;
+};
+
+// --- announcements ------------------------------------------------------------------------
+
+/** An announcement row as the registry lists it (PROTOCOL.md section 6). */
+export type AnnouncementJson = {
+  /** Registry id; 0 in a stealth/create response (not yet published). */
+  id: number;
+  /** ML-KEM-768 ciphertext (1088 bytes). */
+  ephemeral_key: string;
+  view_tag: number;
+  /** Unix seconds, set by the server. */
+  timestamp: number;
+  channel_id: string | null;
+  tx_hash: string | null;
+  amount: string | null;
+  chain: string | null;
+};
+
+// --- stealth ------------------------------------------------------------------------------
+
+export type CreateStealthPaymentParameters = {
+  /** Recipient meta-address: hex or `st:<chain>:0x<hex>`. */
+  meta_address: HexInput;
+  /** Accepted by the API for compatibility and ignored. */
+  channel_id?: string | null;
+};
+
+export type CreateStealthPaymentReturnType = {
+  /** EIP-55 EVM address to pay. */
+  stealth_address: string;
+  /** Sui address of the same one-time key. */
+  stealth_sui_address: string;
+  /** Publish it as `ephemeral_key`. */
+  ephemeral_ciphertext: string;
+  /** Publish it as `view_tag`. */
+  view_tag: number;
+  /** The announcement to publish (id 0: nothing is published by this call). */
+  announcement: AnnouncementJson;
+};
+
+export type ScanParameters = {
+  /** 2400 bytes. Secret. */
+  viewing_sk: HexInput;
+  /** 33 bytes. */
+  spending_pk: HexInput;
+  /** 32 bytes. Without it the scan is view-only and discoveries carry `shared_secret`. */
+  spending_sk?: HexInput | null;
+  /** Only announcements with these view tags (empty: no filter). */
+  view_tags?: number[] | null;
+  /** Window start (Unix seconds); used only together with `to_timestamp`. */
+  from_timestamp?: number | null;
+  to_timestamp?: number | null;
+};
+
+/** A payment found by a server-side scan. */
+export type DiscoveryJson = {
+  stealth_address: string;
+  stealth_sui_address: string;
+  announcement_id: number;
+  timestamp: number;
+  channel_id: string | null;
+  tx_hash: string | null;
+  amount: string | null;
+  chain: string | null;
+  /** One-time secret `p` (32 bytes). Secret: spends the payment. */
+  stealth_sk?: string | undefined;
+  /** `0x` + `p`, the form EVM wallets import. Secret. */
+  eth_private_key?: string | undefined;
+  /** View-only scans: the shared secret `K` (32 bytes). */
+  shared_secret?: string | undefined;
+};
+
+export type ScanStatsJson = {
+  total_scanned: number;
+  view_tag_matches: number;
+  discoveries: number;
+  duration_ms: number;
+  rate: number;
+};
+
+export type ScanReturnType = { discoveries: DiscoveryJson[]; stats: ScanStatsJson };
+
+// --- registry -----------------------------------------------------------------------------
+
+export type PublishAnnouncementParameters = {
+  /** The ciphertext from stealth/create (1088 bytes). */
+  ephemeral_key: HexInput;
+  view_tag: number;
+  /** Transaction hash of the payment; unique in the registry (trimmed, case-insensitive). */
+  tx_hash: string;
+  /** 32 bytes. */
+  channel_id?: HexInput | null;
+  amount?: string | null;
+  chain?: string | null;
+};
+
+export type PublishAnnouncementReturnType = { id: number; success: true };
+
+export type ListAnnouncementsParameters = {
+  /** Only this view tag (takes precedence over the time range). */
+  view_tag?: number;
+  /** Range start (inclusive); used only together with `to_timestamp`. */
+  from_timestamp?: number;
+  to_timestamp?: number;
+  /** Rows of the selection to skip (default 0). */
+  offset?: number;
+  /** Page size (default 100, at most 1000). */
+  limit?: number;
+  /** Cursor: only ids greater than this (the last id of the previous page). */
+  after_id?: number;
+};
+
+export type ListAnnouncementsReturnType = { announcements: AnnouncementJson[]; total: number };
+
+export type RegistryStatsJson = {
+  total_announcements: number;
+  /** Non-zero buckets, ascending by tag. */
+  view_tag_distribution: { tag: number; count: number }[];
+};
+
+// --- names and IPFS -----------------------------------------------------------------------
+
+export type UploadMetaAddressParameters = {
+  /** Hex or `st:<chain>:0x<hex>`; validated by the server. */
+  meta_address: HexInput;
+  /** Display name of the pin. */
+  name?: string | null;
+};
+
+export type UploadMetaAddressReturnType = {
+  cid: string;
+  /** `ipfs://<cid>`: write it into the name's `stealth-meta` text record. */
+  text_record: string;
+};
+
+type ResolvedMetaAddressJson = {
+  meta_address: string;
+  spending_pk: string;
+  viewing_pk: string;
+  /** CID the meta-address bytes were downloaded from (and verified against). */
+  ipfs_cid: string;
+};
+
+export type ResolveEnsReturnType = ResolvedMetaAddressJson & { ens_name: string };
+
+export type ResolveSuinsParameters = {
+  /** Clear the server's CID download cache before the lookup. */
+  no_cache?: boolean;
+};
+
+export type ResolveSuinsReturnType = ResolvedMetaAddressJson & { suins_name: string };
+
+// --- private channels ---------------------------------------------------------------------
+
+export type CreateChannelParameters = {
+  /** A `.eth` or `.sui` name, or a meta-address. */
+  recipient: string;
+  /** Token symbol, one of the config's `supported_tokens`. */
+  token: string;
+  /** Decimal amount in token units, e.g. `"12.5"`. */
+  amount: string;
+  /** 32-byte id; random when omitted. */
+  channel_id?: HexInput | null;
+};
+
+export type CreateChannelReturnType = {
+  channel_id: string;
+  stealth_address: string;
+  stealth_sui_address: string;
+  token: string;
+  amount: string;
+  /** The published announcement; `tx_hash` is `channel:<channel_id>`. */
+  announcement: AnnouncementJson;
+};
+
+export type DiscoverChannelsParameters = {
+  viewing_sk: HexInput;
+  spending_pk: HexInput;
+  spending_sk: HexInput;
+};
+
+export type DiscoveredChannelJson = {
+  channel_id: string;
+  stealth_address: string;
+  stealth_sui_address: string;
+  /** Secret: spends from the stealth address. */
+  eth_private_key: string;
+  status: 'open' | 'closed';
+  discovered_at: number;
+  announced_at: number;
+  announcement_id: number;
+  amount: string | null;
+  token: string | null;
+};
+
+export type DiscoverChannelsReturnType = {
+  channels: DiscoveredChannelJson[];
+  stats: { total_scanned: number; view_tag_matches: number; discoveries: number; duration_ms: number };
+};
+
+export type ChannelStatusJson = {
+  channel_id: string;
+  status: 'open' | 'closed' | 'unknown';
+  token: string | null;
+  amount: string | null;
+  balance: string | null;
+  created_at: number | null;
+  closed_at: number | null;
+};
+
+export type FundChannelParameters = { channel_id: HexInput; amount: string };
+
+/** Placeholder result: nothing is submitted to any chain or channel network. */
+export type FundChannelReturnType = {
+  channel_id: string;
+  placeholder: true;
+  message: string;
+  tx_id: string;
+  status: 'open';
+  token: string;
+  amount: string;
+  balance: string;
+};
+
+export type CloseChannelParameters = { channel_id: HexInput };
+
+/** Placeholder result: nothing is submitted to any chain or channel network. */
+export type CloseChannelReturnType = {
+  channel_id: string;
+  placeholder: true;
+  message: string;
+  tx_id: string;
+  status: 'closed';
+  already_closed: boolean;
+  token: string;
+  final_balance: string;
+  closed_at: number;
+};
+
+export type ChannelConfigJson = {
+  ws_url: string;
+  custody_address: string;
+  adjudicator_address: string;
+  chain_id: number;
+  supported_tokens: { symbol: string; address: string; decimals: number }[];
+};

@@ -1,0 +1,23 @@
+/**
+ * The `@wraith-pq/sdk/scan` entry: everything a recipient's scanner needs and nothing else
+ * (no payment creation, keystore, CID or HTTP client code), for apps that only watch for
+ * payments. Scanning is described in scanner.ts (one batch), scan-registry.ts (a whole registry,
+ * resumable) and scan-pool.ts (on worker threads).
+ * @module
+ */
+// Whole modules: everything they export is public scanning API.
+export * from './scanner.ts';
+export * from './scan-registry.ts';
+export * from './scan-pool.ts';
+export * from './scan-kernel.ts';
+export * from './scan-kernel-typescript.ts';
+export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
+export {
+  decodeAnnouncementPage,
+  ANNOUNCEMENT_PAGE_MEDIA_TYPE,
+  type RegistryAnnouncement,
+} from './announcement-binary.ts';
+export { parseAnnouncement, type Announcement, type AnnouncementRecord, type AnnouncementInput } from './announcement.ts';
+export { deriveStealthKeys, type DeriveStealthKeysParameters, type StealthKeys } from './stealth-keys.ts';
+export { bytesToHex, hexToBytes, type BytesInput } from './bytes.ts';
+export { WraithError, InvalidArgumentError, InvalidAnnouncementError, InvalidKeyError, KeyMismatchError, type WraithErrorCode } from './errors.ts';

@@ -1,0 +1,140 @@
+/**
+ * Walking the registry through the client: cursor pagination with `after_id`, binary pages
+ * when the server offers them and JSON otherwise, and `client.announcementPages` as the page
+ * source of `scanRegistry`. The server here is a scripted `fetch` over an in-memory registry;
+ * tests/client/server.test.ts runs the same against the real server.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ANNOUNCEMENT_PAGE_MEDIA_TYPE,
+  bytesToHex,
+  createClient,
+  createStealthPayment,
+  encodeAnnouncementPage,
+  generateKeys,
+  scanRegistry,
+  type RegistryAnnouncement,
+} from '../src/index.ts';
+
+function randomAnnouncement(id: number): RegistryAnnouncement {
+  const ephemeralKey = crypto.getRandomValues(new Uint8Array(1088));
+  return { id, timestamp: 1_700_000_000 + id, ephemeralKey, viewTag: id % 256, channelId: null, txHash: `0x${id.toString(16)}`, amount: null, chain: 'ethereum' };
+}
+
+const toJson = (a: RegistryAnnouncement) => ({
+  id: a.id,
+  ephemeral_key: bytesToHex(a.ephemeralKey),
+  view_tag: a.viewTag,
+  timestamp: a.timestamp,
+  channel_id: a.channelId ? bytesToHex(a.channelId) : null,
+  tx_hash: a.txHash ?? null,
+  amount: a.amount ?? null,
+  chain: a.chain ?? null,
+});
+
+type Served = { afterId: number; limit: number; binary: boolean };
+
+/** A registry server: GET /api/v1/registry/announcements with after_id/limit, binary when asked and offered. */
+function registryServer(rows: RegistryAnnouncement[], { offersBinary = true, ignoresCursor = false } = {}) {
+  const served: Served[] = [];
+  const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const afterId = ignoresCursor ? 0 : Number(url.searchParams.get('after_id') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 100);
+    const page = rows.filter((a) => a.id > afterId).slice(0, limit);
+    const binary = offersBinary && (new Headers(init.headers).get('accept') ?? '').includes(ANNOUNCEMENT_PAGE_MEDIA_TYPE);
+    served.push({ afterId, limit, binary });
+    if (binary) return new Response(encodeAnnouncementPage(page).slice(), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } });
+    return Response.json({ announcements: page.map(toJson), total: rows.length });
+  }) as typeof globalThis.fetch;
+  return { fetch, served };
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('client.announcementPages', () => {
+  const rows = Array.from({ length: 25 }, (_, i) => randomAnnouncement(i + 1));
+
+  it('walks the registry in binary pages with the after_id cursor until a short page', async () => {
+    const server = registryServer(rows);
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    const pages = await collect(client.announcementPages({ afterId: 0, pageSize: 10 }));
+    expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
+    expect(server.served).toEqual([
+      { afterId: 0, limit: 10, binary: true },
+      { afterId: 10, limit: 10, binary: true },
+      { afterId: 20, limit: 10, binary: true },
+    ]);
+    expect(pages.flat()).toEqual(rows);
+  });
+
+  it('reads JSON pages, in the same byte form, from a server without binary pages', async () => {
+    const server = registryServer(rows, { offersBinary: false });
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    const all = await collect(client.announcements({ pageSize: 7 }));
+    expect(server.served.every((s) => !s.binary)).toBe(true);
+    expect(all).toEqual(rows);
+  });
+
+  it('asks for one more page when the last page is exactly full, and stops on the empty answer', async () => {
+    const server = registryServer(rows.slice(0, 20));
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    const pages = await collect(client.announcementPages({ afterId: 0, pageSize: 10 }));
+    expect(pages.map((p) => p.length)).toEqual([10, 10]);
+    expect(server.served.map((s) => s.afterId)).toEqual([0, 10, 20]);
+  });
+
+  it('starts after a saved cursor', async () => {
+    const server = registryServer(rows);
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    const all = await collect(client.announcements({ afterId: 22 }));
+    expect(all.map((a) => a.id)).toEqual([23, 24, 25]);
+  });
+
+  it('detects a server that ignores the cursor instead of looping forever', async () => {
+    const server = registryServer(rows, { ignoresCursor: true });
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    await expect(collect(client.announcementPages({ afterId: 0, pageSize: 10 }))).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+    expect(server.served).toHaveLength(2);
+  });
+
+  it('reports a corrupted binary page as INVALID_RESPONSE', async () => {
+    const fetch = (async () =>
+      new Response(encodeAnnouncementPage(rows.slice(0, 2)).slice(0, 100), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } })) as typeof globalThis.fetch;
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch });
+    await expect(collect(client.announcementPages({ afterId: 0 }))).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+  });
+
+  it('refuses a page size the server would not serve', async () => {
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: registryServer(rows).fetch });
+    await expect(collect(client.announcementPages({ afterId: 0, pageSize: 1001 }))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('is the page source of scanRegistry: the recipient finds exactly their payments and can resume from a cursor', async () => {
+    const alice = generateKeys();
+    const bob = generateKeys();
+    const registry: RegistryAnnouncement[] = [];
+    const pay = (keys: typeof alice) => {
+      const payment = createStealthPayment(keys.metaAddress);
+      registry.push({ ...randomAnnouncement(registry.length + 1), ephemeralKey: payment.ephemeralCiphertext, viewTag: payment.viewTag });
+      return payment.stealthAddress;
+    };
+    const toAlice = [pay(alice), pay(bob), pay(alice)];
+    for (let i = 0; i < 12; i++) registry.push(randomAnnouncement(registry.length + 1));
+    const late = pay(alice); // id 16, in the last page
+
+    const server = registryServer(registry);
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    const batches = await collect(scanRegistry(client.announcementPages, alice));
+    expect(batches.flatMap((b) => b.discoveries.map((d) => d.stealthAddress))).toEqual([toAlice[0], toAlice[2], late]);
+    expect(batches.at(-1)!.progress).toMatchObject({ scanned: 16, cursor: 16, discoveries: 3 });
+    expect(server.served.every((s) => s.binary)).toBe(true);
+
+    const resumed = await collect(scanRegistry(client.announcementPages, alice, { fromCursor: 3 }));
+    expect(resumed.flatMap((b) => b.discoveries.map((d) => d.announcement.id))).toEqual([16]);
+  });
+});
