@@ -1,6 +1,7 @@
 /**
- * Fetching the content of a CID: from the dedicated gateway when it is configured, else from
- * the embedded store; always verified against the CID (sdk `verifyCidBytes`), so neither a
+ * Fetching the content of a CID: from the dedicated gateway when it is configured, and from the
+ * embedded store otherwise or when the gateway does not have it (content published before the
+ * gateway was set up). Always verified against the CID (sdk `verifyCidBytes`), so neither a
  * gateway nor a damaged file can pass off other bytes (422 CONTENT_MISMATCH). Verified content
  * is cached in memory by CID (LRU, `IPFS_CACHE_ENTRIES`; 0 disables): content addressing makes
  * a cached answer correct forever, which is why name lookups stay fresh and only this is cached.
@@ -46,16 +47,19 @@ export async function downloadVerified(cid: Cid): Promise<Uint8Array> {
   if (cached !== undefined) return cached.slice();
 
   const gateway = config.pinningGatewayUrl !== undefined && config.pinningGatewayToken !== undefined;
-  const fetched = gateway
-    ? await fetchFromGateway(cid, {
-        url: config.pinningGatewayUrl!,
-        token: config.pinningGatewayToken!,
-        timeoutMs: config.upstreamTimeoutMs,
-        maxBytes: MAX_DOWNLOAD_BYTES,
-      })
-    : await new LocalContentStore(config.ipfsStoreDir).get(cid);
+  let fetched: Uint8Array | undefined;
+  if (gateway) {
+    fetched = await fetchFromGateway(cid, {
+      url: config.pinningGatewayUrl!,
+      token: config.pinningGatewayToken!,
+      timeoutMs: config.upstreamTimeoutMs,
+      maxBytes: MAX_DOWNLOAD_BYTES,
+    });
+  }
+  // Content published before a gateway was configured stays readable; it is verified all the same.
+  fetched ??= await new LocalContentStore(config.ipfsStoreDir).get(cid);
   if (fetched === undefined) {
-    throw new HttpError(404, 'NOT_FOUND', `No content with this CID is available from the ${gateway ? 'IPFS gateway' : 'embedded IPFS store'}; upload it first (POST /api/v1/ipfs/upload).`);
+    throw new HttpError(404, 'NOT_FOUND', `No content with this CID is available from the ${gateway ? 'IPFS gateway or the ' : ''}embedded IPFS store; upload it first (POST /api/v1/ipfs/upload).`);
   }
   const content = verifyCidBytes(cid, fetched);
   cache.set(key, content.slice());

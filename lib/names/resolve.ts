@@ -10,6 +10,7 @@
 import { bytesToHex, decodeContenthash, isIpfsContenthash, type MetaAddress } from '@wraith-pq/sdk';
 import { HttpError } from '../http/errors.ts';
 import { clearDownloadCache } from '../ipfs/download.ts';
+import { getConfig } from '../server/config.ts';
 import type { EnsResolveResponse, SuinsResolveResponse } from '../schemas/names.ts';
 import { normalizeEnsName, readEnsStealthRecord } from './ens.ts';
 import { cidFromRecord, metaAddressAtCid } from './record.ts';
@@ -55,7 +56,7 @@ export async function resolveEnsName(input: string, options: ResolveOptions = {}
     cid = cidFromRecord(record.value, `${record.key} text record`);
   } else {
     if (!isIpfsContenthash(record.contenthash)) {
-      throw new HttpError(404, 'NO_STEALTH_RECORD', 'The name has no stealth-meta text record, and its content hash is not an IPFS CID (EIP-1577 ipfs-ns); its owner must publish a meta-address.');
+      throw new HttpError(404, 'NO_STEALTH_RECORD', `The name has no ${getConfig().ensTextKey} text record, and its content hash is not an IPFS CID (EIP-1577 ipfs-ns); its owner must publish a meta-address.`);
     }
     try {
       cid = decodeContenthash(record.contenthash);

@@ -215,6 +215,17 @@ describe('download through the dedicated gateway', () => {
     expect(response.json.error.code).toBe('NOT_FOUND');
   });
 
+  it('falls back to the embedded store for content published before the gateway was configured', async () => {
+    await configureIpfs({ IPFS_STORE_DIR: storeDir });
+    const meta = newMetaAddress();
+    const { json } = await upload({ meta_address: meta.hex });
+    await configureIpfs({ ...PINNING, IPFS_STORE_DIR: storeDir });
+    const response = await download(json.cid);
+    expect(response.status).toBe(200);
+    expect(response.bytes).toEqual(meta.bytes);
+    expect(pinata.gatewayRequests).toHaveLength(1);
+  });
+
   it('answers 502 when the gateway rejects the token, without leaking it', async () => {
     await configureIpfs({ ...PINNING, PINNING_GATEWAY_TOKEN: 'stale-token-value' });
     const cid = await pinata.pin(newMetaAddress().bytes);
