@@ -30,7 +30,10 @@ export function getRegistry(): Promise<RegistryStore> {
       onConnectionError: (code) => log('warn', 'registry connection lost', { code }),
     }).then(
       (store) => {
-        onShutdown(SLOT, () => store.close());
+        onShutdown(SLOT, async () => {
+          await store.close();
+          log('info', 'registry closed', { kind: store.kind });
+        });
         return store;
       },
       (error: unknown) => {

@@ -7,7 +7,8 @@
  * skip with {@link POSTGRES_MISSING}, unless `REQUIRE_SERVICES=1` (set by .ci/run): then
  * {@link postgresOrSkip} throws and the suite fails instead of passing without having run.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -46,8 +47,8 @@ export type PostgresCluster = {
   /** Run one statement as the superuser on a short-lived connection. */
   query(sql: string, values?: unknown[]): Promise<pg.QueryResult>;
   /** Stop the server. `immediate` is a crash: no checkpoint, recovery from the WAL on start. */
-  stop(mode?: 'fast' | 'immediate'): void;
-  start(): void;
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  start(): Promise<void>;
   /** Stop (if running) and delete the cluster. */
   destroy(): void;
 };
@@ -68,27 +69,21 @@ export async function startPostgres({ settings = TEST_SETTINGS }: PostgresOption
   const asRoot = userInfo().uid === 0;
   if (asRoot) chownSync(root, postgresUid(), postgresGid());
   const dataDir = join(root, 'data');
-  const run = (command: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
-    return execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
-  };
+  const command = (name: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, name), ...args]] : [join(bin, name), args];
+  const run = (name: string, args: string[]) => execFileSync(...command(name, args), { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
+  /** Async, so a test's own load keeps running while the server stops or starts. */
+  const runAsync = (name: string, args: string[]) => promisify(execFile)(...command(name, args), { cwd: root });
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
   const flags = [`-p ${port}`, `-k ${root}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200'];
   for (const [name, value] of Object.entries(settings)) flags.push(`-c ${name}=${value}`);
-  const start = () => {
-    run('pg_ctl', ['-D', dataDir, '-w', '-t', '60', '-l', join(root, 'server.log'), 'start', '-o', flags.join(' ')]);
-  };
-  let running = false;
-  const stop = (mode: 'fast' | 'immediate' = 'fast') => {
-    if (!running) return;
-    running = false;
-    run('pg_ctl', ['-D', dataDir, '-w', '-m', mode, 'stop']);
-  };
-  start();
-  running = true;
+  const pgCtl = (args: string[]) => ['-D', dataDir, '-w', '-t', '60', ...args];
+  const startArgs = pgCtl(['-l', join(root, 'server.log'), 'start', '-o', flags.join(' ')]);
+  run('pg_ctl', startArgs);
+  let running = true;
   const cleanup = () => {
-    if (running) spawnSync(asRoot ? 'runuser' : join(bin, 'pg_ctl'), asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', dataDir, '-m', 'immediate', 'stop'] : ['-D', dataDir, '-m', 'immediate', 'stop']);
+    if (running) spawnSync(...command('pg_ctl', pgCtl(['-m', 'immediate', 'stop'])));
     running = false;
     rmSync(root, { recursive: true, force: true });
   };
@@ -112,15 +107,18 @@ export async function startPostgres({ settings = TEST_SETTINGS }: PostgresOption
         await client.end();
       }
     },
-    stop,
-    start() {
+    async stop(mode = 'fast') {
+      if (!running) return;
+      running = false;
+      await runAsync('pg_ctl', pgCtl(['-m', mode, 'stop']));
+    },
+    async start() {
       if (running) return;
-      start();
+      await runAsync('pg_ctl', startArgs);
       running = true;
     },
     destroy() {
       process.off('exit', cleanup);
-      stop('fast');
       cleanup();
     },
   };

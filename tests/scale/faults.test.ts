@@ -1,0 +1,109 @@
+/**
+ * Faults under load, on the scaled-out deployment (two instances, one PostgreSQL): the database
+ * crashing and coming back, an instance killed with SIGKILL, an instance stopped with SIGTERM.
+ * What a user relies on: a publish that was acknowledged (201) is never lost, failures while the
+ * database is away are quick JSON 503s that say to retry, and service resumes by itself.
+ * (Redis outages: shared-rate-limit.test.ts and two-instances.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_MISSING, postgresOrSkip } from '../helpers/postgres.ts';
+import { http, logLines, type RunningServer } from '../helpers/server.ts';
+import { listAll, announcementBody, publishUnderLoad, sleep, startStack, type Outcome, type Stack } from './stack.ts';
+
+const available = postgresOrSkip();
+
+/** The statement and connect timeout of these instances: a dead database fails requests fast. */
+const TIMEOUT_MS = 2_000;
+
+let stack: Stack;
+beforeAll(async () => {
+  if (!available) return;
+  stack = await startStack({ instances: 2, env: { REGISTRY_TIMEOUT_MS: String(TIMEOUT_MS), LOG_LEVEL: 'warn' } });
+});
+afterAll(() => stack?.stop());
+
+/** Every acknowledged publish is in the registry with its tx_hash, and ids have no gaps. */
+async function expectAcknowledgedStored(outcomes: Outcome[], reader: RunningServer): Promise<void> {
+  const acknowledged = outcomes.filter((o) => o.status === 201);
+  const stored = await listAll(reader);
+  const byId = new Map(stored.map((row) => [row.id, row.tx_hash]));
+  for (const ack of acknowledged) expect(byId.get(ack.id!), `acknowledged id ${ack.id}`).toBe(ack.txHash);
+  expect(stored.map((row) => row.id)).toEqual(stored.map((_, i) => i + 1));
+}
+
+describe.skipIf(!available)(`faults on two instances sharing PostgreSQL${available ? '' : ` (${POSTGRES_MISSING})`}`, () => {
+  it('answers quick JSON 503s while PostgreSQL is down, recovers when it is back, and loses no acknowledged publish', async () => {
+    const [a, b] = stack.servers as [RunningServer, RunningServer];
+    let done = false;
+    const load = publishUnderLoad(() => [a, b], { concurrency: 6, stop: () => done, prefix: 'db' });
+    await sleep(800);
+    const crashedAt = performance.now();
+    await stack.postgres.stop('immediate'); // a crash: no checkpoint, WAL recovery on start
+    await sleep(300);
+    const healthWhileDown = await http(b, '/health');
+    await sleep(700);
+    const restartedAt = performance.now();
+    await stack.postgres.start();
+    await sleep(1_200);
+    done = true;
+    const outcomes = await load;
+
+    expect(healthWhileDown.status).toBe(503);
+    expect(healthWhileDown.json).toMatchObject({ status: 'degraded', registry: { kind: 'postgres', ok: false } });
+    const refused = outcomes.filter((o) => o.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const outcome of refused) {
+      expect(outcome.code).toBe('SERVICE_UNAVAILABLE');
+      expect(outcome.contentType).toBe('application/json; charset=utf-8');
+    }
+    expect(outcomes.filter((o) => o.status !== 201 && o.status !== 503)).toEqual([]);
+    // Failing fast: nothing waited much past the database timeout.
+    expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(TIMEOUT_MS + 1_500);
+    expect(outcomes.some((o) => o.status === 201 && o.at < crashedAt)).toBe(true);
+    expect(outcomes.some((o) => o.status === 201 && o.at > restartedAt)).toBe(true);
+    expect((await http(a, '/health')).json).toMatchObject({ status: 'ok', registry: { kind: 'postgres', ok: true } });
+    await expectAcknowledgedStored(outcomes, a);
+  });
+
+  it('keeps every publish acknowledged by an instance killed with SIGKILL under load', async () => {
+    const victim = await stack.addServer({ REGISTRY_TIMEOUT_MS: String(TIMEOUT_MS), LOG_LEVEL: 'warn' });
+    let done = false;
+    const load = publishUnderLoad(() => [victim], { concurrency: 8, stop: () => done, prefix: 'kill' });
+    await sleep(1_000);
+    await victim.stop('SIGKILL');
+    done = true;
+    const outcomes = await load;
+
+    expect(outcomes.filter((o) => o.status === 201).length).toBeGreaterThan(10);
+    expect(outcomes.filter((o) => o.status !== undefined && o.status !== 201)).toEqual([]);
+    await expectAcknowledgedStored(outcomes, stack.servers[0]!);
+  });
+
+  it('on SIGTERM finishes the requests in flight, closes the registry pool and exits 0', async () => {
+    const leaving = await stack.addServer({ LOG_LEVEL: 'info' });
+    // Bodies that arrive slowly: the requests are surely in flight when SIGTERM comes.
+    const slowBody = (i: number) =>
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const text = JSON.stringify(announcementBody(`0xterm${i}`));
+          controller.enqueue(new TextEncoder().encode(text.slice(0, 10)));
+          await sleep(600);
+          controller.enqueue(new TextEncoder().encode(text.slice(10)));
+          controller.close();
+        },
+      });
+    const inFlight = Array.from({ length: 12 }, (_, i) =>
+      http(leaving, '/api/v1/registry/announcements', { method: 'POST', body: slowBody(i), headers: { 'content-type': 'application/json' } }),
+    );
+    await sleep(250);
+    const exit = leaving.stop('SIGTERM');
+    const responses = await Promise.all(inFlight);
+    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(responses.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const messages = logLines(leaving).map((line) => line.msg);
+    expect(messages).toContain('registry closed');
+    expect(messages.indexOf('registry closed')).toBeLessThan(messages.indexOf('stopped'));
+    const stored = new Set((await listAll(stack.servers[0]!)).map((row) => row.tx_hash));
+    for (let i = 0; i < 12; i++) expect(stored.has(`0xterm${i}`)).toBe(true);
+  });
+});
