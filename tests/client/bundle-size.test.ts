@@ -1,0 +1,60 @@
+/**
+ * Size budget of the SDK in a browser app: each entry point bundled with all its exports
+ * (esbuild, minified, browser platform, ESM), then gzipped. What an app pays is at most this
+ * (tree shaking only removes more). A budget is raised on purpose, in this file, with the
+ * reason in the commit; `bundle sizes` prints the figures for the CI log.
+ */
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_DIR } from '../helpers/server.ts';
+
+/** Entry point, its source, and the budget in gzipped bytes (measured figure + ~20 % headroom). */
+const BUDGETS = [
+  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 56_000 },
+  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 40_000 },
+  { entry: '@wraith-pq/sdk/client', source: 'sdk/src/client/index.ts', gzipBudget: 15_000 },
+  { entry: '@wraith-pq/sdk/keystore', source: 'sdk/src/keystore.ts', gzipBudget: 33_000 },
+] as const;
+
+/** Sizes of the bundle, and the input files that contribute code to it. */
+async function measure(source: string): Promise<{ minified: number; gzipped: number; inputs: string[] }> {
+  const result = await build({
+    // Re-export everything, so nothing is shaken off: the whole entry is measured.
+    stdin: { contents: `export * from ${JSON.stringify(`./${source}`)};`, resolveDir: PROJECT_DIR, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    outfile: 'bundle.js', // named, so the metafile says which inputs made it into the output
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]!.contents;
+  const contributing = Object.values(result.metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path]) => path),
+  );
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs: contributing };
+}
+
+describe('bundle sizes', () => {
+  it.each(BUDGETS)('$entry stays within its budget of $gzipBudget bytes minified + gzipped', async ({ entry, source, gzipBudget }) => {
+    const { minified, gzipped } = await measure(source);
+    console.log(`size ${entry}: ${minified} B minified, ${gzipped} B minified+gzip (budget ${gzipBudget})`);
+    expect(gzipped).toBeLessThanOrEqual(gzipBudget);
+  });
+
+  it('the scanner entry leaves out the HTTP client, the keystore and payment creation', async () => {
+    const { inputs } = await measure('sdk/src/scan.ts');
+    expect(inputs.filter((p) => /sdk\/src\/(client\/|keystore\.ts|payment\.ts|cid\.ts)/.test(p))).toEqual([]);
+  });
+
+  it('the client entry leaves out the scanner and the ML-KEM code', async () => {
+    const { inputs } = await measure('sdk/src/client/index.ts');
+    expect(inputs.filter((p) => /sdk\/src\/(scanner|scan-kernel|k-pke)|@noble\/post-quantum/.test(p))).toEqual([]);
+  });
+});
