@@ -24,6 +24,15 @@ const pageContentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The scan worker (sdk/src/scan-worker.ts, bundled by Turbopack as
+ * /_next/static/chunks/turbopack-worker-<hash>.js) compiles the SDK's WebAssembly scan kernel.
+ * A dedicated worker takes its CSP from its own script's response, so only that script gets
+ * 'wasm-unsafe-eval' (compiling WebAssembly; it allows no JavaScript eval). Pages keep the
+ * policy above.
+ */
+const scanWorkerContentSecurityPolicy = pageContentSecurityPolicy.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
+
 const pageSecurityHeaders = [
   { key: 'Content-Security-Policy', value: pageContentSecurityPolicy },
   { key: 'X-Frame-Options', value: 'DENY' },
@@ -43,7 +52,14 @@ const nextConfig = {
   serverExternalPackages: ['@libsql/client'],
   async headers() {
     // Every path except the API (/api/..., /health), which sets its own headers.
-    return [{ source: '/((?!api(?:/|$)|health(?:/|$)).*)', headers: pageSecurityHeaders }];
+    return [
+      { source: '/((?!api(?:/|$)|health(?:/|$)).*)', headers: pageSecurityHeaders },
+      // Later rules win for the same header: the scan worker's script gets its own policy.
+      {
+        source: '/_next/static/chunks/:file(turbopack-worker-.*)',
+        headers: [{ key: 'Content-Security-Policy', value: scanWorkerContentSecurityPolicy }],
+      },
+    ];
   },
 };
 

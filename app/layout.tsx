@@ -1,15 +1,42 @@
+import type { Metadata, Viewport } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { SiteNav } from './(web)/_components/site-nav';
+import './globals.css';
 
-export const metadata = {
-  title: 'Wraith — post-quantum stealth payments',
+export const metadata: Metadata = {
+  title: { default: 'Wraith — post-quantum stealth payments', template: '%s · Wraith' },
   description: 'Pay a one-time address nobody can link to the recipient, with ML-KEM-768 viewing keys.',
+};
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  colorScheme: 'light dark',
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 720, margin: '2rem auto', padding: '0 1rem' }}>
-        {children}
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <div className="site-header-inner">
+            <Link className="brand" href="/">
+              <span aria-hidden="true">◈</span> Wraith
+            </Link>
+            <SiteNav />
+          </div>
+        </header>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <footer className="site-footer">
+          Keys are generated and used in this browser only; the server sees public data (meta-addresses, names,
+          announcements). <a href="/api-docs">API docs</a> · <a href="/health">Health</a>
+        </footer>
       </body>
     </html>
   );

@@ -1,16 +1,47 @@
+import Link from 'next/link';
+
 export default function Home() {
   return (
-    <main>
-      <h1>Wraith</h1>
-      <p>
-        Wraith lets a sender pay a recipient at a one-time address that nobody can link to the recipient&apos;s
-        published meta-address. Viewing keys are ML-KEM-768 (FIPS 203), so recorded traffic stays unlinkable even
-        against a future quantum computer; spending keys are secp256k1, so the funds live in ordinary EVM and Sui
-        accounts.
+    <>
+      <h1>Private payments, built for the quantum era</h1>
+      <p className="lede">
+        Wraith lets anyone pay you at a fresh one-time address that nobody else can link to you or to your other
+        payments. You publish one meta-address (under your .eth or .sui name); each sender derives a new stealth
+        address from it and announces an encrypted note that only your viewing key can recognise. The viewing keys are
+        ML-KEM-768 (FIPS 203), so recorded traffic stays unlinkable even against a future quantum computer, and the
+        funds sit in ordinary EVM and Sui accounts that only your spending key controls.
       </p>
-      <p>
-        API: <code>/api/v1</code> · health: <a href="/health">/health</a>
-      </p>
-    </main>
+
+      <div className="cards">
+        <Link className="card" href="/receive">
+          <strong>Receive</strong>
+          Create your keys in this browser, save them encrypted, and publish your meta-address for your name.
+        </Link>
+        <Link className="card" href="/send">
+          <strong>Send</strong>
+          Pay a name.eth, a name.sui or a meta-address: get a one-time address and announce the payment.
+        </Link>
+        <Link className="card" href="/scan">
+          <strong>Scan</strong>
+          Find the payments made to you, in parallel Web Workers, and reveal a payment&apos;s key when you spend.
+        </Link>
+      </div>
+
+      <section className="panel" aria-labelledby="docs-heading">
+        <h2 id="docs-heading">For developers</h2>
+        <ul>
+          <li>
+            <a href="/api-docs">HTTP API reference</a> (OpenAPI) — endpoints under <code>/api/v1</code>.
+          </li>
+          <li>
+            SDK: <code>@wraith-pq/sdk</code> — key generation, payments, encrypted keystore and scanning for browsers
+            and Node; its guide is <code>sdk/README.md</code> in the repository.
+          </li>
+          <li>
+            Service health: <a href="/health">/health</a>.
+          </li>
+        </ul>
+      </section>
+    </>
   );
 }

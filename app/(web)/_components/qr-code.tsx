@@ -1,0 +1,33 @@
+'use client';
+/**
+ * A QR code drawn as one SVG path (no canvas, no inline script, no network). Hex is encoded in
+ * upper case by the caller where it can be: the QR alphanumeric mode then packs it densely.
+ */
+import { useMemo } from 'react';
+import { encode } from 'uqr';
+
+export function QrCode({ value, label, large = false }: { value: string; label: string; large?: boolean }) {
+  const { size, path } = useMemo(() => {
+    const qr = encode(value, { ecc: 'L', border: 2 });
+    let d = '';
+    qr.data.forEach((row, y) =>
+      row.forEach((dark, x) => {
+        if (dark) d += `M${x} ${y}h1v1h-1z`;
+      }),
+    );
+    return { size: qr.size, path: d };
+  }, [value]);
+  return (
+    <svg
+      className={large ? 'qr large' : 'qr'}
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label={label}
+      shapeRendering="crispEdges"
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <rect width={size} height={size} fill="#fff" />
+      <path d={path} fill="#000" />
+    </svg>
+  );
+}

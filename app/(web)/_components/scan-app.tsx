@@ -1,0 +1,293 @@
+'use client';
+/**
+ * Scan: walk the registry with the unlocked keys in Web Workers (SDK `createScanPool` running
+ * the scan worker, `scanRegistry` over binary pages), with progress, rate and time left, cancel
+ * and resume from the cursor saved in this browser. Found payments are listed with their public
+ * data; a payment's spending key is shown only when asked for.
+ */
+import { bytesToHex, createScanner, createScanPool, scanRegistry, type ScanPool } from '@wraith-pq/sdk';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { announcementPage, registryStats } from '../_lib/api';
+import { errorMessage } from '../_lib/error-message';
+import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
+import { registryPages } from '../_lib/registry-source';
+import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
+import { spawnScanWorker } from '../_lib/scan-worker';
+import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
+import { CopyButton } from './copy-button';
+import { Notice } from './notice';
+import { UnlockKeys } from './unlock-keys';
+
+/** Workers: one per core, a few at most (each holds the keys and a page slice). */
+const MAX_WORKERS = 4;
+
+export function ScanApp() {
+  const keys = useUnlockedKeys();
+  if (!keys) return <UnlockKeys why="Scanning needs your viewing key to recognise your payments. It runs in this browser; the key is not sent anywhere." />;
+  return <Scanner key={bytesToHex(keys.spendingPublicKey)} keys={keys} />;
+}
+
+type Run = { phase: 'idle' } | { phase: 'starting' | 'cancelling' } | { phase: 'running'; scanned: number; rate: number };
+type Message = { kind: 'error' | 'success' | 'info'; text: string };
+
+function Scanner({ keys }: { keys: UnlockedKeys }) {
+  const keyId = bytesToHex(keys.spendingPublicKey);
+  const [saved, setSaved] = useState<SavedScan>(() => loadScan(keyId));
+  const [total, setTotal] = useState<number | null>(null);
+  const [run, setRun] = useState<Run>({ phase: 'idle' });
+  const [message, setMessage] = useState<Message | null>(null);
+  /** Spending keys of payments found in this tab, by announcement id (memory only). */
+  const secrets = useRef(new Map<number, Uint8Array>());
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    const stats = new AbortController();
+    registryStats(stats.signal)
+      .then((s) => setTotal(s.total_announcements))
+      .catch(() => {});
+    return () => {
+      stats.abort();
+      controller.current?.abort(); // leaving the page cancels a running scan; its cursor is saved
+    };
+  }, []);
+
+  const start = useCallback(
+    async (fromScratch: boolean) => {
+      const abort = new AbortController();
+      controller.current = abort;
+      setMessage(null);
+      setRun({ phase: 'starting' });
+      let current: SavedScan = fromScratch ? { cursor: 0, scanned: 0, discoveries: [] } : loadScan(keyId);
+      if (fromScratch) {
+        clearScan(keyId);
+        setSaved(current);
+      }
+      let pool: ScanPool | undefined;
+      const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
+      aborted.catch(() => {});
+      try {
+        const [stats, started] = await Promise.race([
+          Promise.all([
+            registryStats(abort.signal),
+            createScanPool(keys, { spawn: spawnScanWorker, size: Math.min(MAX_WORKERS, Math.max(1, navigator.hardwareConcurrency || 1)) }),
+          ]),
+          aborted,
+        ]);
+        pool = started;
+        setTotal(stats.total_announcements);
+        setRun({ phase: 'running', scanned: 0, rate: 0 });
+        const batches = scanRegistry(registryPages, keys, { pool, fromCursor: current.cursor, signal: abort.signal });
+        let found = 0;
+        for (;;) {
+          // Race the batch with the cancel button, so cancelling does not wait for a page to finish.
+          const next = await Promise.race([batches.next(), aborted]);
+          if (next.done) break;
+          const batch = next.value;
+          const discoveries: SavedDiscovery[] = batch.discoveries.map((d) => {
+            const a = d.announcement;
+            if (d.stealthSecretKey) secrets.current.set(a.id, d.stealthSecretKey);
+            return {
+              id: a.id,
+              stealthAddress: d.stealthAddress,
+              stealthSuiAddress: d.stealthSuiAddress,
+              amount: a.amount ?? null,
+              chain: a.chain ?? null,
+              txHash: a.txHash ?? null,
+              timestamp: a.timestamp,
+            };
+          });
+          found += discoveries.length;
+          current = { cursor: batch.cursor, scanned: current.scanned + batch.scanned, discoveries: [...current.discoveries, ...discoveries] };
+          saveScan(keyId, current);
+          setSaved(current);
+          setTotal((t) => Math.max(t ?? 0, current.scanned));
+          setRun({ phase: 'running', scanned: batch.progress.scanned, rate: batch.progress.rate });
+        }
+        setMessage({
+          kind: 'success',
+          text: `Scan complete: checked every announcement up to #${current.cursor}; ${found === 0 ? 'no new payments' : `${found} new payment${found === 1 ? '' : 's'}`}.`,
+        });
+      } catch (cause) {
+        if (abort.signal.aborted) {
+          setMessage({
+            kind: 'info',
+            text:
+              current.cursor > 0
+                ? `Scan cancelled after announcement #${current.cursor}. Resume continues from there.`
+                : 'Scan cancelled before the first page finished.',
+          });
+        } else {
+          setMessage({ kind: 'error', text: `The scan stopped: ${errorMessage(cause)} Resume continues from the last saved point.` });
+        }
+      } finally {
+        pool?.close();
+        if (controller.current === abort) controller.current = null;
+        setRun({ phase: 'idle' });
+      }
+    },
+    [keyId, keys],
+  );
+
+  function cancel() {
+    setRun({ phase: 'cancelling' });
+    controller.current?.abort(new DOMException('Scan cancelled', 'AbortError'));
+  }
+
+  const busy = run.phase !== 'idle';
+  const done = saved.scanned;
+  const max = Math.max(total ?? 0, done);
+  const left = Math.max(0, max - done);
+  const rate = run.phase === 'running' ? run.rate : 0;
+
+  return (
+    <>
+      <section className="panel" aria-labelledby="scan-heading">
+        <h2 id="scan-heading">Scan the registry</h2>
+        <p className="hint">
+          Keys <code>{shortHex(keyId)}</code>. Announcements are downloaded in pages and checked in{' '}
+          {Math.min(MAX_WORKERS, typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1)} Web Workers on
+          this device.
+        </p>
+        <dl className="stats">
+          <div className="stat">
+            <dt>In the registry</dt>
+            <dd data-testid="registry-total">{total === null ? '…' : formatCount(max)}</dd>
+          </div>
+          <div className="stat">
+            <dt>Checked</dt>
+            <dd data-testid="scanned-count">{formatCount(done)}</dd>
+          </div>
+          <div className="stat">
+            <dt>Payments found</dt>
+            <dd data-testid="found-count">{formatCount(saved.discoveries.length)}</dd>
+          </div>
+        </dl>
+        <label htmlFor="scan-progress" className="visually-hidden">
+          Scan progress
+        </label>
+        <progress id="scan-progress" max={max || 1} value={Math.min(done, max || 1)} />
+        <p className="progress-text" aria-live="polite" data-testid="progress-text">
+          {run.phase === 'starting'
+            ? 'Starting workers…'
+            : run.phase === 'cancelling'
+              ? 'Cancelling…'
+              : run.phase === 'running'
+                ? `${formatCount(done)} of ${formatCount(max)} checked · ${formatRate(rate)} · ${rate > 0 ? formatEta(left / rate) : 'estimating…'} left`
+                : left === 0 && done > 0
+                  ? 'Up to date.'
+                  : done > 0
+                    ? `Stopped after announcement #${saved.cursor}: ${formatCount(left)} left to check.`
+                    : 'Not scanned yet.'}
+        </p>
+        <div className="row">
+          {busy ? (
+            <button type="button" className="danger" onClick={cancel} disabled={run.phase === 'cancelling'}>
+              Cancel scan
+            </button>
+          ) : (
+            <>
+              <button type="button" onClick={() => start(false)}>
+                {saved.cursor > 0 ? (left > 0 ? 'Resume scan' : 'Check for new payments') : 'Start scan'}
+              </button>
+              {saved.cursor > 0 && (
+                <button type="button" className="secondary" onClick={() => start(true)}>
+                  Scan again from the start
+                </button>
+              )}
+              <button type="button" className="secondary" onClick={() => setUnlockedKeys(null)}>
+                Lock keys
+              </button>
+            </>
+          )}
+        </div>
+        {message && <Notice kind={message.kind}>{message.text}</Notice>}
+      </section>
+
+      <section className="panel" aria-labelledby="found-heading">
+        <h2 id="found-heading">Your payments</h2>
+        {saved.discoveries.length === 0 ? (
+          <p className="hint">No payments found yet.</p>
+        ) : (
+          <ul className="discoveries">
+            {saved.discoveries.map((d) => (
+              <DiscoveryItem key={d.id} discovery={d} keys={keys} known={secrets.current.get(d.id)} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** Derive a payment's spending key again from its announcement (after a reload, say). */
+async function spendingKeyOf(keys: UnlockedKeys, announcementId: number): Promise<Uint8Array> {
+  const [announcement] = await announcementPage(announcementId - 1, 1);
+  if (announcement?.id !== announcementId) throw new Error('The announcement is no longer in the registry.');
+  // One announcement on the main thread: the TypeScript kernel (WebAssembly is for the worker only, see next.config.mjs).
+  const [found] = createScanner(keys, { kernel: 'typescript' }).scan([announcement]).discoveries;
+  if (!found?.stealthSecretKey) throw new Error('This announcement is not for these keys.');
+  return found.stealthSecretKey;
+}
+
+function DiscoveryItem({ discovery, keys, known }: { discovery: SavedDiscovery; keys: UnlockedKeys; known: Uint8Array | undefined }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function reveal() {
+    setBusy(true);
+    setError(null);
+    try {
+      setSecret(`0x${bytesToHex(known ?? (await spendingKeyOf(keys, discovery.id)))}`);
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className="discovery" data-testid="discovery">
+      <dl>
+        <dt>EVM address</dt>
+        <dd>
+          <code data-testid="discovery-address">{discovery.stealthAddress}</code> <CopyButton value={discovery.stealthAddress} label="EVM address" />
+        </dd>
+        <dt>Sui address</dt>
+        <dd>
+          <code>{discovery.stealthSuiAddress}</code>
+        </dd>
+        <dt>Amount</dt>
+        <dd>{discovery.amount || '—'}</dd>
+        <dt>Chain</dt>
+        <dd>{discovery.chain || '—'}</dd>
+        <dt>Time</dt>
+        <dd>{formatTime(discovery.timestamp)}</dd>
+        <dt>Transaction</dt>
+        <dd>
+          <code>{discovery.txHash ? shortHex(discovery.txHash, 10) : '—'}</code> · announcement #{discovery.id}
+        </dd>
+      </dl>
+      {secret ? (
+        <div className="secret">
+          <p>
+            <strong>Spending key</strong> — anyone who sees it can take these funds. Import it into a wallet only when you
+            spend.
+          </p>
+          <code data-testid="spending-key">{secret}</code>
+          <div className="row">
+            <CopyButton value={secret} label="spending key" />
+            <button type="button" className="secondary small" onClick={() => setSecret(null)}>
+              Hide key
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="secondary small" onClick={reveal} disabled={busy}>
+          {busy ? 'Deriving…' : 'Reveal spending key'}
+        </button>
+      )}
+      {error && <Notice kind="error">{error}</Notice>}
+    </li>
+  );
+}

@@ -1,0 +1,240 @@
+'use client';
+/**
+ * Send: find the recipient's meta-address (a .eth or .sui name through this server's resolver,
+ * or pasted), create the one-time payment in this browser (SDK `createStealthPayment`), show
+ * where to pay, and announce the payment (INTERFACE.md 4.3) once the sender has the
+ * transaction hash.
+ */
+import { bytesToHex, createStealthPayment, decodeMetaAddress, type MetaAddress, type StealthPayment } from '@wraith-pq/sdk';
+import { useId, useState, type FormEvent } from 'react';
+import { publishAnnouncement, resolveName } from '../_lib/api';
+import { errorMessage } from '../_lib/error-message';
+import { shortHex } from '../_lib/format';
+import { classifyRecipient } from '../_lib/recipient';
+import { CopyableValue } from './copyable-value';
+import { Notice } from './notice';
+
+type Recipient = { meta: MetaAddress; source: string; cid?: string };
+type Payment = StealthPayment & { amount: string; chain: string };
+
+export function SendApp() {
+  const [recipient, setRecipient] = useState<Recipient | null>(null);
+  const [payment, setPayment] = useState<Payment | null>(null);
+  return (
+    <>
+      <FindRecipient
+        onFound={(found) => {
+          setRecipient(found);
+          setPayment(null);
+        }}
+      />
+      {recipient && <CreatePayment recipient={recipient} payment={payment} onCreated={setPayment} />}
+      {payment && <Announce key={bytesToHex(payment.ephemeralCiphertext)} payment={payment} />}
+    </>
+  );
+}
+
+function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void }) {
+  const id = useId();
+  const [input, setInput] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [found, setFound] = useState<Recipient | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setFound(null);
+    const parsed = classifyRecipient(input);
+    if (parsed.kind === 'invalid') return setError(parsed.reason);
+    setBusy(true);
+    try {
+      let recipient: Recipient;
+      if (parsed.kind === 'meta-address') {
+        recipient = { meta: decodeMetaAddress(parsed.text), source: 'the pasted meta-address' };
+      } else {
+        const resolved = await resolveName(parsed.kind, parsed.name);
+        // Validate locally too: the payment is only as good as the key it encrypts to.
+        recipient = { meta: decodeMetaAddress(resolved.meta_address), source: parsed.name, ...(resolved.ipfs_cid ? { cid: resolved.ipfs_cid } : {}) };
+      }
+      setFound(recipient);
+      onFound(recipient);
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="recipient-heading">
+      <h2 id="recipient-heading">
+        <span className="step" aria-hidden="true">1</span>Recipient
+      </h2>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={id}>Name or meta-address</label>
+          <input
+            id={id}
+            type="text"
+            placeholder="alice.eth, alice.sui or 0x02…"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            aria-describedby={`${id}-hint`}
+            aria-invalid={error ? true : undefined}
+          />
+          <p className="hint" id={`${id}-hint`}>
+            An ENS name (.eth), a SuiNS name (.sui), or the recipient&apos;s meta-address (hex or st:eth:0x…).
+          </p>
+        </div>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Looking up…' : 'Find recipient'}
+        </button>
+      </form>
+      {error && <Notice kind="error">{error}</Notice>}
+      {found && (
+        <Notice kind="success">
+          Found the meta-address of <strong>{found.source}</strong>
+          {found.cid ? <> (IPFS <code>{found.cid}</code>)</> : null}: spending key{' '}
+          <code>{shortHex(bytesToHex(found.meta.spendingPublicKey))}</code>.
+        </Notice>
+      )}
+    </section>
+  );
+}
+
+function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient; payment: Payment | null; onCreated: (payment: Payment) => void }) {
+  const ids = { amount: useId(), chain: useId() };
+  const [amount, setAmount] = useState('');
+  const [chain, setChain] = useState('ethereum');
+  const [error, setError] = useState<string | null>(null);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    try {
+      onCreated({ ...createStealthPayment(recipient.meta), amount: amount.trim(), chain });
+    } catch (cause) {
+      setError(errorMessage(cause));
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="payment-heading">
+      <h2 id="payment-heading">
+        <span className="step" aria-hidden="true">2</span>One-time address
+      </h2>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="row">
+          <div className="field">
+            <label htmlFor={ids.amount}>Amount (optional)</label>
+            <input id={ids.amount} type="text" placeholder="0.5 ETH" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.chain}>Chain</label>
+            <select id={ids.chain} value={chain} onChange={(e) => setChain(e.target.value)}>
+              <option value="ethereum">Ethereum (EVM)</option>
+              <option value="sui">Sui</option>
+            </select>
+          </div>
+        </div>
+        <button type="submit">{payment ? 'Create another address' : 'Create stealth address'}</button>
+      </form>
+      {error && <Notice kind="error">{error}</Notice>}
+      {payment && (
+        <div>
+          <p className="hint">
+            Created in this browser for {recipient.source}. Send the funds to the address for your chain; only the
+            recipient can spend from it, and nobody else can tell it belongs to them.
+          </p>
+          <CopyableValue label="EVM stealth address" value={payment.stealthAddress} qr qrOpen={payment.chain === 'ethereum'} testId="stealth-address" />
+          <CopyableValue label="Sui stealth address" value={payment.stealthSuiAddress} qr qrOpen={payment.chain === 'sui'} testId="stealth-sui-address" />
+          <details>
+            <summary>Announcement (published in step 3)</summary>
+            <p>
+              View tag: <code data-testid="view-tag">{payment.viewTag}</code>
+              {payment.amount && (
+                <>
+                  {' '}
+                  · amount <code>{payment.amount}</code>
+                </>
+              )}{' '}
+              · chain <code>{payment.chain}</code>
+            </p>
+            <CopyableValue label="Ephemeral key (ML-KEM ciphertext)" value={bytesToHex(payment.ephemeralCiphertext)} long testId="ephemeral-key" />
+          </details>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Announce({ payment }: { payment: Payment }) {
+  const id = useId();
+  const [txHash, setTxHash] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [published, setPublished] = useState<number | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!txHash.trim()) return setError('Enter the hash of the transaction that paid the stealth address.');
+    setBusy(true);
+    try {
+      const { id: announcementId } = await publishAnnouncement({
+        ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
+        view_tag: payment.viewTag,
+        tx_hash: txHash.trim(),
+        ...(payment.amount ? { amount: payment.amount } : {}),
+        chain: payment.chain,
+      });
+      setPublished(announcementId);
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="announce-heading">
+      <h2 id="announce-heading">
+        <span className="step" aria-hidden="true">3</span>Announce the payment
+      </h2>
+      {published !== null ? (
+        <Notice kind="success">
+          Announcement <strong data-testid="announcement-id">#{published}</strong> published. The recipient finds the
+          payment on their next scan.
+        </Notice>
+      ) : (
+        <form onSubmit={onSubmit} noValidate>
+          <p className="hint">
+            After your transaction to the stealth address is sent, publish the announcement so the recipient can find it.
+            It holds the ciphertext and view tag, never the recipient&apos;s identity.
+          </p>
+          <div className="field">
+            <label htmlFor={id}>Transaction hash</label>
+            <input
+              id={id}
+              type="text"
+              placeholder="0x…"
+              autoComplete="off"
+              spellCheck={false}
+              value={txHash}
+              onChange={(e) => setTxHash(e.target.value)}
+              aria-invalid={error ? true : undefined}
+            />
+          </div>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Publishing…' : 'Publish announcement'}
+          </button>
+          {error && <Notice kind="error">{error}</Notice>}
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The browser's calls to this server's API (INTERFACE.md section 4, API.md). Only public data
+ * travels: meta-addresses, names, announcements. Keys never leave the page.
+ * @module
+ */
+import { decodeAnnouncementPage, type RegistryAnnouncement } from '@wraith-pq/sdk';
+
+/** An API error answer (API.md "Errors"), or a network failure (`status` 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function request(path: string, init: RequestInit = {}): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, credentials: 'omit', cache: 'no-store' });
+  } catch (cause) {
+    if ((cause as Error)?.name === 'AbortError') throw cause;
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached. Check your connection and try again.');
+  }
+  if (response.ok) return response;
+  let code = 'HTTP_ERROR';
+  let message = `The server answered ${response.status}.`;
+  try {
+    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    if (body.error?.code) code = body.error.code;
+    if (body.error?.message) message = body.error.message;
+  } catch {
+    // not a JSON error body: keep the generic message
+  }
+  throw new ApiError(response.status, code, message);
+}
+
+async function json<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return (await request(path, { ...init, headers: { accept: 'application/json', ...init.headers } })).json() as Promise<T>;
+}
+
+const post = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+export type UploadResult = { cid: string; text_record: string };
+
+/** POST /api/v1/ipfs/upload: store the meta-address bytes, get the record to put in a name. */
+export function uploadMetaAddress(metaAddressHex: string, name?: string): Promise<UploadResult> {
+  return json('/api/v1/ipfs/upload', post({ meta_address: metaAddressHex, ...(name ? { name } : {}) }));
+}
+
+export type ResolvedName = {
+  meta_address: string;
+  spending_pk: string;
+  viewing_pk: string;
+  ipfs_cid?: string;
+  ens_name?: string;
+  suins_name?: string;
+};
+
+/** GET /api/v1/ens/resolve/:name or /api/v1/suins/resolve/:name. */
+export function resolveName(service: 'ens' | 'suins', name: string): Promise<ResolvedName> {
+  return json(`/api/v1/${service}/resolve/${encodeURIComponent(name)}`);
+}
+
+export type PublishAnnouncementBody = {
+  ephemeral_key: string;
+  view_tag: number;
+  tx_hash: string;
+  amount?: string;
+  chain?: string;
+};
+
+/** POST /api/v1/registry/announcements. */
+export function publishAnnouncement(body: PublishAnnouncementBody): Promise<{ id: number; success: boolean }> {
+  return json('/api/v1/registry/announcements', post(body));
+}
+
+/** GET /api/v1/registry/stats. */
+export function registryStats(signal?: AbortSignal): Promise<{ total_announcements: number }> {
+  return json('/api/v1/registry/stats', signal ? { signal } : {});
+}
+
+/** One binary page of announcements with ids above `afterId` (ascending). */
+export async function announcementPage(afterId: number, limit: number, signal?: AbortSignal): Promise<RegistryAnnouncement[]> {
+  const response = await request(`/api/v1/registry/announcements?after_id=${afterId}&limit=${limit}`, {
+    headers: { accept: 'application/octet-stream' },
+    ...(signal ? { signal } : {}),
+  });
+  return decodeAnnouncementPage(new Uint8Array(await response.arrayBuffer()));
+}

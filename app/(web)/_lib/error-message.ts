@@ -1,0 +1,21 @@
+/** A sentence for the user from whatever an action threw (SDK, API or browser error). */
+import { WraithError } from '@wraith-pq/sdk';
+import { ApiError } from './api';
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof WraithError) {
+    switch (error.code) {
+      case 'WRONG_PASSWORD':
+        return 'Wrong password: the keystore did not open. Check the password and try again.';
+      case 'KEYSTORE_TAMPERED':
+        return 'This keystore was modified after it was saved and cannot be trusted. Restore it from a backup file.';
+      case 'INVALID_KEYSTORE':
+        return 'This is not a Wraith keystore file.';
+      default:
+        return error.message;
+    }
+  }
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}

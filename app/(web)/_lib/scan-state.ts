@@ -1,0 +1,56 @@
+/**
+ * What a scan leaves behind in this browser, per key: the resume cursor (the id of the last
+ * announcement scanned, as `scanRegistry` reports it) and the payments found so far. Only
+ * public data is stored: addresses and announcement fields. A payment's spending key is
+ * derived again from the announcement when the user asks for it.
+ * @module
+ */
+
+/** A payment found by a scan (public fields only). */
+export type SavedDiscovery = {
+  /** Registry id of the announcement. */
+  id: number;
+  stealthAddress: string;
+  stealthSuiAddress: string;
+  amount: string | null;
+  chain: string | null;
+  txHash: string | null;
+  /** Unix seconds of the announcement. */
+  timestamp: number;
+};
+
+export type SavedScan = {
+  /** Resume after this announcement id (0: from the start). */
+  cursor: number;
+  /** Announcements scanned up to the cursor. */
+  scanned: number;
+  discoveries: SavedDiscovery[];
+};
+
+const EMPTY: SavedScan = { cursor: 0, scanned: 0, discoveries: [] };
+
+const storageKey = (spendingPublicKeyHex: string) => `wraith.scan.v1.${spendingPublicKeyHex}`;
+
+export function loadScan(spendingPublicKeyHex: string): SavedScan {
+  try {
+    const text = window.localStorage.getItem(storageKey(spendingPublicKeyHex));
+    if (!text) return EMPTY;
+    const saved = JSON.parse(text) as SavedScan;
+    if (!Number.isSafeInteger(saved.cursor) || !Number.isSafeInteger(saved.scanned) || !Array.isArray(saved.discoveries)) return EMPTY;
+    return saved;
+  } catch {
+    return EMPTY;
+  }
+}
+
+export function saveScan(spendingPublicKeyHex: string, scan: SavedScan): void {
+  try {
+    window.localStorage.setItem(storageKey(spendingPublicKeyHex), JSON.stringify(scan));
+  } catch {
+    // storage full or disabled: the scan still works, it just cannot resume after a reload
+  }
+}
+
+export function clearScan(spendingPublicKeyHex: string): void {
+  window.localStorage.removeItem(storageKey(spendingPublicKeyHex));
+}

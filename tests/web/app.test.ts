@@ -1,0 +1,253 @@
+/**
+ * The web app, driven like a person in Chromium against the real server (tests/web/harness.ts):
+ * receive → publish under an ENS name → send to the name → announce → scan finds the payment
+ * and its revealed key controls the address; cancel and resume of a long scan; the keystore's
+ * wrong-password message; no request ever carries a secret key; screenshots of every page at
+ * desktop and mobile widths (test-results/screenshots/).
+ *
+ * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
+ */
+import { readFileSync } from 'node:fs';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, createStealthPayment, hexToBytes, openKeys } from '@wraith-pq/sdk';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipBrowser } from '../helpers/chromium.ts';
+import { http } from '../helpers/server.ts';
+import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+let h: WebHarness;
+beforeAll(async () => {
+  if (!skipBrowser) h = await startWebHarness();
+}, 180_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+function randomHex(bytes: number): string {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** The EVM address a secp256k1 secret key controls: keccak256(X || Y)[12..32]. */
+function evmAddressOfSecret(secretHex: string): string {
+  const uncompressed = secp256k1.getPublicKey(hexToBytes(secretHex), false);
+  return `0x${bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12))}`;
+}
+
+/** On the Receive page: generate keys, save them under PASSWORD, export the backup file. */
+async function createKeys(page: Page): Promise<{ metaAddress: string; envelope: string }> {
+  await page.goto('/receive');
+  await page.getByRole('button', { name: 'Generate keys' }).click();
+  const metaAddress = (await page.getByTestId('meta-address').textContent())!;
+  expect(metaAddress).toMatch(/^0x02[0-9a-f]{2434}$/);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Save encrypted keys' }).click();
+  await page.getByText('Saved in this browser, encrypted with your password.').waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export backup file' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^wraith-keystore-[0-9a-f]{12}\.json$/);
+  const envelope = readFileSync((await download.path())!, 'utf8');
+  expect(JSON.parse(envelope)).toMatchObject({ kind: 'wraith-keystore', version: 1 });
+  return { metaAddress, envelope };
+}
+
+async function unlock(page: Page, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Keystore password').fill(password);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+}
+
+/** Wait for the scan to end and return the message it ended with. */
+async function scanOutcome(page: Page): Promise<string> {
+  const outcome = page.locator('.notice').filter({ hasText: /Scan complete|The scan stopped|Scan cancelled/ });
+  await outcome.waitFor({ timeout: 120_000 });
+  return (await outcome.textContent())!;
+}
+
+const count = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())!.replace(/,/g, ''));
+
+/** Every recorded request (URL, headers, body), checked for the hex of each secret. */
+function requestsCarrying(secrets: Uint8Array[]): string[] {
+  // A 16-byte window of each secret catches partial leaks too, in either case.
+  const needles = secrets.flatMap((s) => [bytesToHex(s.subarray(0, 16)), bytesToHex(s.subarray(-16))]);
+  return h.requests
+    .filter((r) => {
+      const haystack = `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`.toLowerCase();
+      return needles.some((needle) => haystack.includes(needle));
+    })
+    .map((r) => `${r.method} ${r.url}`);
+}
+
+async function publishForeign(n: number): Promise<void> {
+  const queue = Array.from({ length: n }, (_, i) => i);
+  const worker = async () => {
+    while (queue.pop() !== undefined) {
+      const response = await http(h.server, '/api/v1/registry/announcements', {
+        body: { ephemeral_key: randomHex(1088), view_tag: Math.floor(Math.random() * 256), tx_hash: `0x${randomHex(32)}`, chain: 'ethereum' },
+      });
+      if (response.status !== 201) throw new Error(`seeding failed: ${response.status} ${response.text}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+describe.skipIf(skipBrowser)('the web app in Chromium', () => {
+  it('takes a payment from receive to a name, through send, to a scan whose revealed key controls the address', async () => {
+    // The recipient: home, keys, backup, publication.
+    const { page: alice } = await h.newPage();
+    const home = await alice.goto('/');
+    expect(home!.headers()['content-security-policy']).toContain("default-src 'self'");
+    await alice.getByRole('link', { name: 'HTTP API reference' }).waitFor();
+    await screenshots(alice, 'home');
+    await alice.goto('/receive');
+    await alice.getByRole('button', { name: 'Generate keys' }).waitFor();
+    await screenshots(alice, 'receive-start');
+
+    const { metaAddress, envelope } = await createKeys(alice);
+    await alice.getByLabel('Your name (optional)').fill('alice-web.eth');
+    await alice.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
+    const record = (await alice.getByTestId('text-record').textContent())!;
+    expect(record).toMatch(/^ipfs:\/\/b[a-z2-7]+$/);
+    await alice.getByRole('button', { name: 'Show QR code' }).click();
+    await alice.getByRole('img', { name: 'QR code of the meta-address' }).waitFor();
+    await screenshots(alice, 'receive');
+
+    // The recipient writes the record into the name (on the chain: no UI for that here).
+    await h.chain.register('alice-web.eth');
+    await h.chain.setText('alice-web.eth', 'stealth-meta', record);
+
+    // The sender: resolve the name, create the payment in the browser, announce it.
+    const { page: bob } = await h.newPage();
+    await bob.goto('/send');
+    await bob.getByLabel('Name or meta-address').fill('alice-web.eth');
+    await bob.getByRole('button', { name: 'Find recipient' }).click();
+    await bob.getByText('Found the meta-address of').waitFor();
+    await bob.getByLabel('Amount (optional)').fill('0.25 ETH');
+    await bob.getByRole('button', { name: 'Create stealth address' }).click();
+    const stealthAddress = (await bob.getByTestId('stealth-address').textContent())!;
+    expect(stealthAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await bob.getByTestId('stealth-sui-address').textContent()).toMatch(/^0x[0-9a-f]{64}$/);
+    const txHash = `0x${randomHex(32)}`;
+    await bob.getByLabel('Transaction hash').fill(txHash);
+    await bob.getByRole('button', { name: 'Publish announcement' }).click();
+    await bob.getByTestId('announcement-id').waitFor();
+    await screenshots(bob, 'send');
+    // The payment was created in the browser, not by the server's create endpoint.
+    expect(h.requests.filter((r) => r.url.includes('/api/v1/stealth/'))).toEqual([]);
+
+    // The recipient, later (a reload locks the keys): unlock, scan, reveal.
+    await alice.goto('/scan');
+    await screenshots(alice, 'scan-locked');
+    await unlock(alice);
+    await alice.getByRole('button', { name: 'Start scan' }).click();
+    expect(await scanOutcome(alice)).toContain('Scan complete');
+    const found = alice.getByTestId('discovery');
+    expect(await found.count()).toBe(1);
+    expect(await found.getByTestId('discovery-address').textContent()).toBe(stealthAddress);
+    await expect.poll(() => found.textContent()).toContain('0.25 ETH');
+    expect(await found.textContent()).toContain('ethereum');
+    expect(await alice.getByTestId('spending-key').count()).toBe(0); // hidden until asked for
+    await found.getByRole('button', { name: 'Reveal spending key' }).click();
+    const stealthKey = (await alice.getByTestId('spending-key').textContent())!;
+    expect(stealthKey).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(evmAddressOfSecret(stealthKey)).toBe(stealthAddress.toLowerCase());
+    await screenshots(alice, 'scan');
+
+    // After a reload the key is derived again from the announcement, identically.
+    await alice.reload();
+    await unlock(alice);
+    await alice.getByTestId('discovery').getByRole('button', { name: 'Reveal spending key' }).click();
+    expect(await alice.getByTestId('spending-key').textContent()).toBe(stealthKey);
+
+    // No request from any page carried a secret: the recipient's keys (from the backup file) or the payment's key.
+    const keys = await openKeys(envelope, PASSWORD);
+    expect(bytesToHex(keys.metaAddress)).toBe(metaAddress.slice(2));
+    const secrets = [keys.spendingSecretKey, keys.viewingSecretKey, hexToBytes(stealthKey)];
+    if ('viewingSeed' in keys) secrets.push(keys.viewingSeed);
+    expect(h.requests.length).toBeGreaterThan(10);
+    expect(requestsCarrying(secrets)).toEqual([]);
+    // Nothing was fetched from anywhere but this server; no CSP violation or page error.
+    expect(h.requests.filter((r) => !r.url.startsWith(`${h.server.url}/`) && !/^(blob|data):/.test(r.url)).map((r) => r.url)).toEqual([]);
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('refuses a wrong keystore password with a clear message, and a backup file unlocks the keys in another browser', async () => {
+    const { page } = await h.newPage();
+    const { envelope } = await createKeys(page);
+    await page.goto('/scan');
+    await unlock(page, 'not my password');
+    // (Next.js's route announcer is an empty alert too: pick the one with the message.)
+    const alert = page.getByRole('alert').filter({ hasText: 'Wrong password' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Wrong password: the keystore did not open. Check the password and try again.');
+    expect(await page.getByRole('button', { name: 'Start scan' }).count()).toBe(0);
+    await screenshots(page, 'unlock-wrong-password');
+    await unlock(page);
+    await page.getByRole('button', { name: 'Start scan' }).waitFor();
+
+    // A fresh profile has no keystore: the exported file restores it.
+    const { page: other } = await h.newPage();
+    await other.goto('/scan');
+    await other.getByText('No keys are saved in this browser.').waitFor();
+    await other.getByLabel('Backup file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(envelope) });
+    await unlock(other);
+    await other.getByRole('button', { name: 'Start scan' }).waitFor();
+    expect(await other.evaluate(() => localStorage.getItem('wraith.keystore.v1'))).toBe(envelope);
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('cancels a long scan and resumes it from the saved cursor, finding the payment in the part it had not scanned', async () => {
+    const { page } = await h.newPage();
+    const { metaAddress } = await createKeys(page);
+    const before = (await http(h.server, '/api/v1/registry/stats')).json.total_announcements as number;
+    await publishForeign(1500);
+    const payment = createStealthPayment(metaAddress);
+    const published = await http(h.server, '/api/v1/registry/announcements', {
+      body: { ephemeral_key: bytesToHex(payment.ephemeralCiphertext), view_tag: payment.viewTag, tx_hash: `0x${randomHex(32)}`, amount: '7 SUI', chain: 'sui' },
+    });
+    expect(published.status).toBe(201);
+    await publishForeign(1500);
+    const total = before + 3001;
+    expect((await http(h.server, '/api/v1/registry/stats')).json.total_announcements).toBe(total);
+
+    // A slow connection: each page of announcements takes a while, so the scan can be cancelled mid-way.
+    const cursors: number[] = [];
+    await page.route(/\/api\/v1\/registry\/announcements\?/, async (route) => {
+      cursors.push(Number(new URL(route.request().url()).searchParams.get('after_id')));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await route.continue();
+    });
+
+    // Keys stay unlocked when moving between pages.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    await expect.poll(() => count(page, 'scanned-count'), { timeout: 60_000 }).toBeGreaterThanOrEqual(1000);
+    expect(await page.getByTestId('progress-text').textContent()).toMatch(/^[\d,]+ of [\d,]+ checked · [\d,]+\/s · (about .+|less than a second) left$/);
+    await page.getByRole('button', { name: 'Cancel scan' }).click();
+    const cancelled = await scanOutcome(page);
+    await screenshots(page, 'scan-cancelled');
+    const cursor = Number(/Scan cancelled after announcement #(\d+)/.exec(cancelled)?.[1]);
+    expect(cursor).toBeGreaterThanOrEqual(1000);
+    const scannedBefore = await count(page, 'scanned-count');
+    expect(scannedBefore).toBeLessThan(total);
+    expect(await count(page, 'found-count')).toBe(0);
+
+    // A reload later: the cursor is still there, and Resume continues after it.
+    await page.reload();
+    await unlock(page);
+    await page.getByText(`Stopped after announcement #${cursor}`).waitFor();
+    expect(await count(page, 'scanned-count')).toBe(scannedBefore);
+    cursors.length = 0;
+    await page.getByRole('button', { name: 'Resume scan' }).click();
+    expect(await scanOutcome(page)).toContain('Scan complete');
+    expect(cursors[0]).toBe(cursor);
+    expect(await count(page, 'scanned-count')).toBe(total);
+    expect(await count(page, 'found-count')).toBe(1);
+    expect(await page.getByTestId('discovery-address').textContent()).toBe(payment.stealthAddress);
+    expect(await page.getByTestId('discovery').textContent()).toContain('7 SUI');
+    expect(await page.getByTestId('progress-text').textContent()).toBe('Up to date.');
+    expect(h.pageErrors).toEqual([]);
+  });
+});

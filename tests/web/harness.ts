@@ -1,0 +1,113 @@
+/**
+ * The web app in a real browser against the real server: `node server.mjs` (tests/helpers/server.ts)
+ * with an in-memory registry, the embedded IPFS store and ENS on anvil (tests/helpers/ens-anvil.ts),
+ * driven through Debian's Chromium (tests/helpers/chromium.ts).
+ *
+ * Every request any page makes is recorded, so tests can assert that no secret ever leaves
+ * the browser and that nothing is fetched from another origin.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
+import { startEnsChain, type EnsChain } from '../helpers/ens-anvil.ts';
+import { PROJECT_DIR, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
+
+export const SCREENSHOT_DIR = join(PROJECT_DIR, 'test-results', 'screenshots');
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+export type RecordedRequest = { url: string; method: string; headers: Record<string, string>; body: string };
+
+export type WebHarness = {
+  server: RunningServer;
+  chain: EnsChain;
+  browser: Browser;
+  /** Every request made by every page of every context so far. */
+  requests: RecordedRequest[];
+  /** Console messages that report a Content-Security-Policy violation or a page error. */
+  pageErrors: string[];
+  /** A fresh browser profile (its own localStorage) with one page. */
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  stop(): Promise<void>;
+};
+
+export async function startWebHarness(): Promise<WebHarness> {
+  const store = temporaryDirectory('wraith-web-ipfs-');
+  const chain = await startEnsChain();
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await startServer({
+      env: {
+        REGISTRY_URL: 'memory:',
+        RATE_LIMIT_RPS: '0',
+        IPFS_STORE_DIR: store.path,
+        ETH_RPC_URL: chain.rpcUrl,
+        ENS_UNIVERSAL_RESOLVER: chain.universalResolver,
+        LOG_LEVEL: 'warn',
+      },
+    });
+    browser = await launchChromium();
+  } catch (error) {
+    await server?.stop('SIGKILL');
+    await chain.stop();
+    store.remove();
+    throw error;
+  }
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const requests: RecordedRequest[] = [];
+  const pageErrors: string[] = [];
+  const contexts: BrowserContext[] = [];
+  const origin = server.url;
+  return {
+    server,
+    chain,
+    browser,
+    requests,
+    pageErrors,
+    async newPage() {
+      // Downloads on, so the backup file can be read; baseURL so tests write paths.
+      const context = await browser!.newContext({ baseURL: origin, viewport: DESKTOP, acceptDownloads: true });
+      contexts.push(context);
+      context.on('request', async (request) => {
+        const entry: RecordedRequest = { url: request.url(), method: request.method(), headers: {}, body: request.postData() ?? '' };
+        requests.push(entry);
+        try {
+          entry.headers = await request.allHeaders();
+        } catch {
+          entry.headers = request.headers();
+        }
+      });
+      context.on('weberror', (error) => pageErrors.push(`page error: ${error.error().message}`));
+      const page = await context.newPage();
+      page.on('console', (message) => {
+        const text = message.text();
+        if (/Content Security Policy|Refused to/i.test(text)) pageErrors.push(`console: ${text}`);
+      });
+      page.on('worker', (worker) =>
+        worker.on('console', (message) => {
+          const text = message.text();
+          if (/Content Security Policy|Refused to/i.test(text)) pageErrors.push(`worker console: ${text}`);
+        }),
+      );
+      return { context, page };
+    },
+    async stop() {
+      await Promise.allSettled(contexts.map((c) => c.close()));
+      await browser?.close();
+      await server?.stop('SIGTERM');
+      await chain.stop();
+      store.remove();
+    },
+  };
+}
+
+/** A full-page screenshot at desktop and at mobile width: test-results/screenshots/<name>-desktop.png, -mobile.png. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(MOBILE);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-mobile.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
