@@ -181,7 +181,8 @@ export type UploadMetaAddressReturnType = {
   text_record: string;
 };
 
-type ResolvedMetaAddressJson = {
+/** What both name resolvers answer. */
+export type ResolvedMetaAddressJson = {
   meta_address: string;
   spending_pk: string;
   viewing_pk: string;

@@ -1,0 +1,149 @@
+/**
+ * The npm package as users get it: `npm pack` of sdk/ holds the built entry points, their type
+ * declarations, README and CHANGELOG, and nothing else (no sources, tests, source maps or
+ * server code); every subpath of the exports map resolves; and the packed package works from
+ * ESM, from CommonJS through `require` (Node >= 20.19 loads ES modules with require), and
+ * for TypeScript consumers. The packed tarball is installed into a throwaway project whose
+ * dependencies link to this checkout's node_modules (no network).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
+
+const SDK_DIR = join(PROJECT_DIR, 'sdk');
+const manifest = JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  engines: { node: string };
+  exports: Record<string, string | { types: string; default: string }>;
+  dependencies: Record<string, string>;
+};
+
+type PackResult = { filename: string; files: { path: string; size: number }[]; unpackedSize: number };
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' } });
+}
+
+const work = temporaryDirectory('wraith-pack-');
+let dryRun: PackResult;
+let consumer: string;
+
+beforeAll(() => {
+  // prepack builds dist/ from the sources first, so the listing is of a fresh build.
+  dryRun = (JSON.parse(npm(['pack', '--dry-run', '--json'], SDK_DIR)) as PackResult[])[0]!;
+  const packed = (JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work.path], SDK_DIR)) as PackResult[])[0]!;
+
+  consumer = join(work.path, 'consumer');
+  const installed = join(consumer, 'node_modules', manifest.name);
+  mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', join(work.path, packed.filename), '-C', installed, '--strip-components=1']);
+  for (const dependency of Object.keys(manifest.dependencies)) {
+    const target = join(consumer, 'node_modules', dependency);
+    mkdirSync(join(target, '..'), { recursive: true });
+    symlinkSync(join(PROJECT_DIR, 'node_modules', dependency), target);
+  }
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+}, 180_000);
+afterAll(() => work.remove());
+
+function run(file: string, source: string): { stdout: string; stderr: string; status: number | null } {
+  writeFileSync(join(consumer, file), source);
+  const result = spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8' });
+  return { stdout: result.stdout, stderr: result.stderr, status: result.status };
+}
+
+const exportTargets = () =>
+  Object.entries(manifest.exports).flatMap(([, target]) => (typeof target === 'string' ? [target] : [target.types, target.default])).map((p) => p.replace(/^\.\//, ''));
+
+describe('npm pack', () => {
+  it('holds only dist JavaScript and declarations, README, CHANGELOG and package.json', () => {
+    const paths = dryRun.files.map((f) => f.path);
+    const unexpected = paths.filter((p) => !/^(package\.json|README\.md|CHANGELOG\.md|dist\/.+\.(js|d\.ts))$/.test(p));
+    expect(unexpected).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md']));
+  });
+
+  it('leaves out sources, tests, source maps, WebAssembly sources and anything from the server', () => {
+    const paths = dryRun.files.map((f) => f.path);
+    expect(paths.filter((p) => /(^|\/)(src|test|tests|assembly|scripts|lib|app|docs)\//.test(p) || /\.(map|ts)$/.test(p.replace(/\.d\.ts$/, '')) || /\.env/.test(p))).toEqual([]);
+  });
+
+  it('contains every file the exports map points at', () => {
+    const paths = new Set(dryRun.files.map((f) => f.path));
+    expect(exportTargets().filter((target) => !paths.has(target))).toEqual([]);
+  });
+
+  it('ships a declaration file beside every JavaScript file', () => {
+    const paths = new Set(dryRun.files.map((f) => f.path));
+    const js = [...paths].filter((p) => p.endsWith('.js'));
+    expect(js.filter((p) => !paths.has(p.replace(/\.js$/, '.d.ts')))).toEqual([]);
+  });
+
+  it('stays small: under 400 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(400_000);
+  });
+});
+
+describe('the packed package', () => {
+  it('works with require() from CommonJS on this Node (>= 20.19): keys, payment, scan and the client', () => {
+    expect(manifest.engines.node).toBe('>=20.19');
+    const { stdout, stderr, status } = run(
+      'check.cjs',
+      `const sdk = require('${manifest.name}');
+       const { createClient } = require('${manifest.name}/client');
+       const { scanAnnouncements } = require('${manifest.name}/scan');
+       const { sealKeys } = require('${manifest.name}/keystore');
+       const keys = sdk.generateKeys();
+       const payment = sdk.createStealthPayment(keys.metaAddress);
+       const rows = [{ id: 1, ephemeral_key: sdk.bytesToHex(payment.ephemeralCiphertext), view_tag: payment.viewTag }];
+       const found = scanAnnouncements(keys, rows).discoveries[0].stealthAddress === payment.stealthAddress;
+       console.log(JSON.stringify({ found, client: typeof createClient({ baseUrl: 'http://localhost:3001' }).scan, seal: typeof sealKeys, same: sdk.createClient === createClient }));`,
+    );
+    expect(stderr.replace(/.*ExperimentalWarning.*\n?|.*--trace-warnings.*\n?/g, '')).toBe('');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ found: true, client: 'function', seal: 'function', same: true });
+  });
+
+  it('imports every subpath of the exports map from ESM', () => {
+    const subpaths = Object.keys(manifest.exports).filter((s) => s !== './package.json');
+    const { stdout, status, stderr } = run(
+      'check.mjs',
+      `const names = ${JSON.stringify(subpaths)};
+       const out = {};
+       for (const s of names) out[s] = Object.keys(await import('${manifest.name}' + s.slice(1))).length;
+       console.log(JSON.stringify(out));`,
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const counts = JSON.parse(stdout) as Record<string, number>;
+    expect(Object.keys(counts).sort()).toEqual([...subpaths].sort());
+    for (const subpath of subpaths.filter((s) => s !== './scan-worker')) expect(counts[subpath], subpath).toBeGreaterThan(0);
+  });
+
+  it('gives TypeScript consumers types, from ESM and from CommonJS (module nodenext)', () => {
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['ES2022', 'DOM'] } }));
+    writeFileSync(
+      join(consumer, 'esm.mts'),
+      `import { generateKeys, type RecipientKeys } from '${manifest.name}';
+       import { createClient, ApiError, type WraithClient } from '${manifest.name}/client';
+       import { scanRegistry } from '${manifest.name}/scan';
+       const keys: RecipientKeys = generateKeys();
+       const client: WraithClient = createClient({ baseUrl: 'http://localhost:3001' });
+       export const run = async () => { for await (const batch of scanRegistry(client.announcementPages, keys)) batch.cursor.toFixed(); };
+       export const isApi = (e: unknown) => e instanceof ApiError && e.code === 'RATE_LIMITED';
+       // @ts-expect-error the client returns typed JSON: no such field
+       export const wrong = async () => (await client.getRegistryStats()).totalAnnouncements;`,
+    );
+    writeFileSync(
+      join(consumer, 'cjs.cts'),
+      `import sdk = require('${manifest.name}');
+       export const keys: Uint8Array = sdk.generateKeys().metaAddress;`,
+    );
+    const tsc = spawnSync(process.execPath, [join(PROJECT_DIR, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+});
