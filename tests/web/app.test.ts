@@ -106,6 +106,9 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await screenshots(alice, 'receive-start');
 
     const { metaAddress, envelope } = await createKeys(alice);
+    await alice.getByRole('button', { name: 'Copy Meta-address' }).click();
+    await alice.getByText('Copied').waitFor();
+    expect(await alice.evaluate(() => navigator.clipboard.readText())).toBe(metaAddress);
     await alice.getByLabel('Your name (optional)').fill('alice-web.eth');
     await alice.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
     const record = (await alice.getByTestId('text-record').textContent())!;
@@ -248,6 +251,53 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     expect(await page.getByTestId('discovery-address').textContent()).toBe(payment.stealthAddress);
     expect(await page.getByTestId('discovery').textContent()).toContain('7 SUI');
     expect(await page.getByTestId('progress-text').textContent()).toBe('Up to date.');
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('serves every page under a strict CSP and lets only the scan worker compile WebAssembly', async () => {
+    for (const path of ['/', '/receive', '/send', '/scan']) {
+      const response = await http(h.server, path);
+      expect(response.status).toBe(200);
+      const csp = response.headers.get('content-security-policy')!;
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('eval');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.text).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/); // nothing from other origins
+    }
+
+    const { page } = await h.newPage();
+    await createKeys(page);
+    // Hold the scan on its first page so its workers are alive to be inspected.
+    await page.route(/\/api\/v1\/registry\/announcements\?/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
+    const spawned = page.waitForEvent('worker');
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    const worker = await spawned;
+    expect(new URL(worker.url()).origin).toBe(h.server.url);
+    const workerCsp = (await http(h.server, new URL(worker.url()).pathname)).headers.get('content-security-policy')!;
+    expect(workerCsp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(workerCsp).not.toMatch(/'unsafe-eval'/);
+
+    const wasmHeader = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]; // "\0asm", version 1: an empty module
+    const compiles = (bytes: number[]) => {
+      try {
+        new WebAssembly.Module(new Uint8Array(bytes));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(await worker.evaluate(compiles, wasmHeader)).toBe(true);
+    const errorsBefore = h.pageErrors.length;
+    expect(await page.evaluate(compiles, wasmHeader)).toBe(false);
+    // The page's refusal is the CSP at work; take it off the list of unexpected errors.
+    h.pageErrors.splice(errorsBefore);
+    expect(await scanOutcome(page)).toContain('Scan complete');
     expect(h.pageErrors).toEqual([]);
   });
 });

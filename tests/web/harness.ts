@@ -70,6 +70,7 @@ export async function startWebHarness(): Promise<WebHarness> {
       // Downloads on, so the backup file can be read; baseURL so tests write paths.
       const context = await browser!.newContext({ baseURL: origin, viewport: DESKTOP, acceptDownloads: true });
       contexts.push(context);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       context.on('request', async (request) => {
         const entry: RecordedRequest = { url: request.url(), method: request.method(), headers: {}, body: request.postData() ?? '' };
         requests.push(entry);
@@ -109,5 +110,8 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(MOBILE);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-mobile.png`), fullPage: true });
+  // Responsive: nothing may stick out sideways on a phone.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (overflow > 0) throw new Error(`${name}: the page is ${overflow}px wider than a ${MOBILE.width}px screen`);
   await page.setViewportSize(DESKTOP);
 }

@@ -12,8 +12,8 @@ import { shortHex } from '../_lib/format';
 import { setUnlockedKeys } from '../_lib/unlocked-keys';
 import { Notice } from './notice';
 
-export function UnlockKeys({ why }: { why: string }) {
-  const ids = { password: useId(), file: useId(), fileHint: useId() };
+export function UnlockKeys({ why, offerCreate = true }: { why: string; offerCreate?: boolean }) {
+  const ids = { password: useId(), file: useId(), fileHint: useId(), error: useId() };
   const [stored, setStored] = useState<string | null | undefined>(undefined);
   const [imported, setImported] = useState<{ name: string; text: string } | null>(null);
   const [password, setPassword] = useState('');
@@ -53,6 +53,16 @@ export function UnlockKeys({ why }: { why: string }) {
 
   if (stored === undefined) return <p className="hint">Looking for saved keys…</p>;
   const label = stored ? keystoreLabel(stored) : null;
+  const fileField = (
+    <div className="field">
+      <label htmlFor={ids.file}>Backup file</label>
+      <input id={ids.file} type="file" accept=".json,application/json" aria-describedby={ids.fileHint} onChange={(e) => onFile(e.target.files?.[0])} />
+      <p className="hint" id={ids.fileHint}>
+        {imported ? `Chosen: ${imported.name}. ` : ''}A keystore file exported from the Receive page. Opening it also saves it in
+        this browser.
+      </p>
+    </div>
+  );
   return (
     <form className="panel" onSubmit={onSubmit} aria-labelledby={`${ids.password}-heading`} noValidate>
       <h2 id={`${ids.password}-heading`}>Unlock your keys</h2>
@@ -62,17 +72,13 @@ export function UnlockKeys({ why }: { why: string }) {
           This browser holds an encrypted keystore{label ? <> for spending key <code>{shortHex(label)}</code></> : null}.
         </p>
       ) : (
+        offerCreate && (
         <Notice kind="info">
           No keys are saved in this browser. <Link href="/receive">Create keys</Link>, or open a backup file.
         </Notice>
+        )
       )}
-      <div className="field">
-        <label htmlFor={ids.file}>{stored ? 'Or open a backup file' : 'Backup file'}</label>
-        <input id={ids.file} type="file" accept=".json,application/json" aria-describedby={ids.fileHint} onChange={(e) => onFile(e.target.files?.[0])} />
-        <p className="hint" id={ids.fileHint}>
-          A keystore file exported from the Receive page. Opening it also saves it in this browser.
-        </p>
-      </div>
+      {!stored && fileField}
       <div className="field">
         <label htmlFor={ids.password}>Keystore password</label>
         <input
@@ -82,6 +88,7 @@ export function UnlockKeys({ why }: { why: string }) {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           aria-invalid={error ? true : undefined}
+          aria-describedby={error ? ids.error : undefined}
         />
       </div>
       <div className="row">
@@ -89,7 +96,17 @@ export function UnlockKeys({ why }: { why: string }) {
           {busy ? 'Unlocking…' : 'Unlock'}
         </button>
       </div>
-      {error && <Notice kind="error">{error}</Notice>}
+      {error && (
+        <div id={ids.error}>
+          <Notice kind="error">{error}</Notice>
+        </div>
+      )}
+      {stored && (
+        <details className="more">
+          <summary>Use a backup file instead</summary>
+          {fileField}
+        </details>
+      )}
     </form>
   );
 }

@@ -17,13 +17,30 @@ export class ApiError extends Error {
   }
 }
 
+/** Reads are retried this often when rate limited (429), waiting as `Retry-After` says. */
+const READ_RETRIES = 3;
+const MAX_RETRY_WAIT_MS = 10_000;
+
+function wait(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
 async function request(path: string, init: RequestInit = {}): Promise<Response> {
   let response: Response;
-  try {
-    response = await fetch(path, { ...init, credentials: 'omit', cache: 'no-store' });
-  } catch (cause) {
-    if ((cause as Error)?.name === 'AbortError') throw cause;
-    throw new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached. Check your connection and try again.');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      response = await fetch(path, { cache: 'no-store', ...init, credentials: 'omit' });
+    } catch (cause) {
+      if ((cause as Error)?.name === 'AbortError') throw cause;
+      throw new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached. Check your connection and try again.');
+    }
+    const isRead = (init.method ?? 'GET') === 'GET';
+    if (response.status !== 429 || !isRead || attempt >= READ_RETRIES) break;
+    const seconds = Number(response.headers.get('retry-after'));
+    await wait(Math.min(MAX_RETRY_WAIT_MS, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000), init.signal);
   }
   if (response.ok) return response;
   let code = 'HTTP_ERROR';
@@ -91,6 +108,8 @@ export function registryStats(signal?: AbortSignal): Promise<{ total_announcemen
 export async function announcementPage(afterId: number, limit: number, signal?: AbortSignal): Promise<RegistryAnnouncement[]> {
   const response = await request(`/api/v1/registry/announcements?after_id=${afterId}&limit=${limit}`, {
     headers: { accept: 'application/octet-stream' },
+    // Full pages never change (the server marks them immutable): let the HTTP cache keep them for rescans.
+    cache: 'default',
     ...(signal ? { signal } : {}),
   });
   return decodeAnnouncementPage(new Uint8Array(await response.arrayBuffer()));
