@@ -12,6 +12,8 @@ import {
   typescriptKernel,
   type AnnouncementRecord,
 } from '../sdk/src/index.ts';
+import { wasmKernel, wasmKernelAvailable } from '../sdk/src/scan-kernel-wasm.ts';
+import { parseViewingSecretKey } from '../sdk/src/viewing-key.ts';
 import { measureInterleaved, printTable, type Measurement } from './harness.ts';
 
 export function benchSdk(): Measurement[] {
@@ -24,12 +26,41 @@ export function benchSdk(): Measurement[] {
   const fast = createScanner(keys, { kernel: typescriptKernel });
   const bytesBatch = payments.map((p, j) => ({ id: j + 1, ephemeralKey: p.ephemeralCiphertext, viewTag: p.viewTag }));
   const perAnnouncement = { opsPerCall: batch.length, unit: 'ann/s' };
+  // Kernels alone (no parsing): one call per announcement, and the WebAssembly batch form.
+  if (!wasmKernelAvailable()) console.log('WebAssembly SIMD unavailable: the WASM rows measure the TypeScript fallback');
+  const viewingKey = parseViewingSecretKey(keys.viewingSecretKey);
+  const tsKernel = typescriptKernel(viewingKey);
+  const wasm = wasmKernel(viewingKey);
+  const wasmScanner = createScanner(keys, { kernel: wasmKernel });
+  const packed = new Uint8Array(payments.length * 1088);
+  payments.forEach((p, j) => packed.set(p.ephemeralCiphertext, j * 1088));
+  const secrets = new Uint8Array(payments.length * 32);
+  const tags = new Uint8Array(payments.length);
+  const secret = new Uint8Array(32);
+  // A registry-like mix: random ciphertexts with random tags, so ~1/256 of them match the
+  // candidate's tag and pay for the re-encryption check, as foreign announcements do.
+  const registryRows = Array.from({ length: 4096 }, (_, j) => ({
+    id: j + 1,
+    ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)),
+    viewTag: j & 0xff,
+  }));
+  const perRegistry = { opsPerCall: registryRows.length, unit: 'ann/s' };
+  const eachCandidate = (kernel: typeof wasm) => () => {
+    for (const p of payments) kernel.candidate(p.ephemeralCiphertext, secret);
+  };
   const rows = measureInterleaved([
     { name: 'generateKeys', fn: () => generateKeys() },
     { name: 'createStealthPayment', fn: () => createStealthPayment(keys.metaAddress) },
     { name: 'reference scan (JSON rows)', fn: () => reference.scan(batch), ...perAnnouncement },
     { name: 'TypeScript kernel scan (JSON rows)', fn: () => fast.scan(batch), ...perAnnouncement },
     { name: 'TypeScript kernel scan (byte rows)', fn: () => fast.scan(bytesBatch), ...perAnnouncement },
+    { name: 'TypeScript kernel candidate (single calls)', fn: eachCandidate(tsKernel), ...perAnnouncement },
+    { name: 'WASM SIMD kernel candidate (single calls)', fn: eachCandidate(wasm), ...perAnnouncement },
+    { name: 'WASM SIMD kernel candidates (batch of 64)', fn: () => wasm.candidates?.(packed, payments.length, secrets, tags), ...perAnnouncement },
+    { name: 'WASM SIMD kernel scan (JSON rows)', fn: () => wasmScanner.scan(batch), ...perAnnouncement },
+    { name: 'WASM SIMD kernel scan (byte rows)', fn: () => wasmScanner.scan(bytesBatch), ...perAnnouncement },
+    { name: 'TypeScript kernel scan (4,096 random byte rows, ~1/256 re-encryption checks)', fn: () => fast.scan(registryRows), ...perRegistry },
+    { name: 'WASM SIMD kernel scan (4,096 random byte rows, ~1/256 re-encryption checks)', fn: () => wasmScanner.scan(registryRows), ...perRegistry },
     { name: 'noble ML-KEM-768 decapsulate (baseline)', fn: () => ml_kem768.decapsulate(payments[i++ & 63]!.ephemeralCiphertext, keys.viewingSecretKey) },
   ]);
   const decaps = rows.at(-1)!;
