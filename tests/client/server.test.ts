@@ -54,6 +54,42 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 let txCounter = 0;
 const txHash = () => `0x${(++txCounter).toString(16).padStart(64, '0')}`;
 
+/** Each operation of the API and the client method that calls it. */
+const CLIENT_METHOD_OF_OPERATION: Record<string, keyof WraithClient> = {
+  'GET /health': 'getHealth',
+  'GET /api/v1/openapi.json': 'getOpenApiDocument',
+  'POST /api/v1/keys/generate': 'generateKeys',
+  'POST /api/v1/stealth/create': 'createStealthPayment',
+  'POST /api/v1/stealth/scan': 'scan',
+  'POST /api/v1/registry/announcements': 'publishAnnouncement',
+  'GET /api/v1/registry/announcements': 'listAnnouncements',
+  'GET /api/v1/registry/stats': 'getRegistryStats',
+  'POST /api/v1/ipfs/upload': 'uploadMetaAddress',
+  'GET /api/v1/ipfs/{cid}': 'getIpfsContent',
+  'GET /api/v1/ens/resolve/{name}': 'resolveEns',
+  'GET /api/v1/suins/resolve/{name}': 'resolveSuins',
+  'POST /api/v1/yellow/channel/create': 'createChannel',
+  'POST /api/v1/yellow/channel/discover': 'discoverChannels',
+  'GET /api/v1/yellow/channel/{id}/status': 'getChannelStatus',
+  'POST /api/v1/yellow/channel/fund': 'fundChannel',
+  'POST /api/v1/yellow/channel/close': 'closeChannel',
+  'GET /api/v1/yellow/config': 'getChannelConfig',
+};
+
+describe('coverage', () => {
+  it('the client has a method for every operation the server documents in its OpenAPI document', async () => {
+    const document = await client.getOpenApiDocument();
+    expect(document.openapi).toMatch(/^3\.1/);
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(Object.keys(CLIENT_METHOD_OF_OPERATION).sort());
+    for (const method of Object.values(CLIENT_METHOD_OF_OPERATION)) expect(typeof client[method], method).toBe('function');
+  });
+});
+
 describe('health and keys', () => {
   it('getHealth reports a live server with its registry', async () => {
     const health = await client.getHealth();

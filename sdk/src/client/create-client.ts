@@ -32,6 +32,7 @@ import type {
   KeyBundleJson,
   ListAnnouncementsParameters,
   ListAnnouncementsReturnType,
+  OpenApiDocumentJson,
   PublishAnnouncementParameters,
   PublishAnnouncementReturnType,
   RegistryStatsJson,
@@ -65,6 +66,9 @@ export type WraithClient = {
 
   /** GET /health: liveness and registry state. A degraded instance (HTTP 503) answers `status: 'degraded'` rather than throwing. */
   getHealth(options?: CallOptions): Promise<HealthJson>;
+
+  /** GET /api/v1/openapi.json: the OpenAPI 3.1 document of this server (for tooling and discovery). */
+  getOpenApiDocument(options?: CallOptions): Promise<OpenApiDocumentJson>;
 
   /** POST /api/v1/keys/generate: a fresh key bundle. Generating locally (`generateKeys`) keeps the secrets on this device. */
   generateKeys(options?: CallOptions): Promise<KeyBundleJson>;
@@ -156,6 +160,8 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
     baseUrl: parameters.baseUrl,
     // A degraded instance is an answer: no retry, no throw.
     getHealth: (options) => transport.requestJson<HealthJson>({ method: 'GET', path: '/health', okStatuses: [503] }, { retry: false, ...options }),
+
+    getOpenApiDocument: (options) => get('/api/v1/openapi.json', options),
 
     generateKeys: (options) => post('/api/v1/keys/generate', undefined, options),
     createStealthPayment: (params, options) => post('/api/v1/stealth/create', params, options),

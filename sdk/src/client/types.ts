@@ -29,6 +29,15 @@ export type HealthJson = {
   registry: { kind: 'memory' | 'sqlite' | 'postgres' | 'libsql'; ok: boolean };
 };
 
+/** GET /api/v1/openapi.json: the OpenAPI 3.1 description of the server's API. */
+export type OpenApiDocumentJson = {
+  openapi: string;
+  info: { title: string; version: string; [field: string]: unknown };
+  /** Path → method (lower case) → operation. */
+  paths: Record<string, Record<string, unknown>>;
+  [field: string]: unknown;
+};
+
 // --- keys ---------------------------------------------------------------------------------
 
 /** POST /api/v1/keys/generate. The two `_sk` fields are secrets. */
