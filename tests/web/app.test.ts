@@ -176,6 +176,39 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     expect(h.pageErrors).toEqual([]);
   });
 
+  it('pays a .sui name on Sui, and the recipient finds the payment at its Sui address', async () => {
+    const { page: carol } = await h.newPage();
+    await createKeys(carol);
+    await carol.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
+    const record = (await carol.getByTestId('text-record').textContent())!;
+    h.sui.names.set('carol-web.sui', { contentHash: record });
+
+    const { page: dave } = await h.newPage();
+    await dave.goto('/send');
+    await dave.getByLabel('Name or meta-address').fill('carol-web.sui');
+    await dave.getByRole('button', { name: 'Find recipient' }).click();
+    await dave.getByText('Found the meta-address of carol-web.sui').waitFor();
+    await dave.getByLabel('Amount (optional)').fill('12 SUI');
+    await dave.getByLabel('Chain').selectOption('sui');
+    await dave.getByRole('button', { name: 'Create stealth address' }).click();
+    const suiAddress = (await dave.getByTestId('stealth-sui-address').textContent())!;
+    await dave.getByRole('img', { name: 'QR code of the sui stealth address' }).waitFor();
+    expect(suiAddress).toMatch(/^0x[0-9a-f]{64}$/);
+    await dave.getByLabel('Transaction hash').fill(`Sui${randomHex(20)}`);
+    await dave.getByRole('button', { name: 'Publish announcement' }).click();
+    await dave.getByTestId('announcement-id').waitFor();
+
+    await carol.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
+    await carol.getByRole('button', { name: 'Start scan' }).click();
+    expect(await scanOutcome(carol)).toContain('Scan complete');
+    const found = carol.getByTestId('discovery');
+    expect(await found.count()).toBe(1);
+    expect(await found.getByTestId('discovery-sui-address').textContent()).toBe(suiAddress);
+    expect(await found.textContent()).toContain('12 SUI');
+    expect(await found.textContent()).toMatch(/Chain\s*sui/);
+    expect(h.pageErrors).toEqual([]);
+  });
+
   it('refuses a wrong keystore password with a clear message, and a backup file unlocks the keys in another browser', async () => {
     const { page } = await h.newPage();
     const { envelope } = await createKeys(page);

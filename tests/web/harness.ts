@@ -1,6 +1,7 @@
 /**
  * The web app in a real browser against the real server: `node server.mjs` (tests/helpers/server.ts)
- * with an in-memory registry, the embedded IPFS store and ENS on anvil (tests/helpers/ens-anvil.ts),
+ * with an in-memory registry, the embedded IPFS store, ENS on anvil (tests/helpers/ens-anvil.ts)
+ * and SuiNS on the mock Sui full node of tests/helpers/msw-sui.ts served on a loopback port,
  * driven through Debian's Chromium (tests/helpers/chromium.ts).
  *
  * Every request any page makes is recorded, so tests can assert that no secret ever leaves
@@ -9,8 +10,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { serveHandlers, type LoopbackHandlers } from '../client/loopback-handlers.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { startEnsChain, type EnsChain } from '../helpers/ens-anvil.ts';
+import { createSuiRpcMock, type SuiRpcMock } from '../helpers/msw-sui.ts';
 import { PROJECT_DIR, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
 
 export const SCREENSHOT_DIR = join(PROJECT_DIR, 'test-results', 'screenshots');
@@ -22,6 +25,8 @@ export type RecordedRequest = { url: string; method: string; headers: Record<str
 export type WebHarness = {
   server: RunningServer;
   chain: EnsChain;
+  /** SuiNS names: `sui.names.set('bob.sui', { contentHash: 'ipfs://…' })`. */
+  sui: SuiRpcMock;
   browser: Browser;
   /** Every request made by every page of every context so far. */
   requests: RecordedRequest[];
@@ -35,9 +40,15 @@ export type WebHarness = {
 export async function startWebHarness(): Promise<WebHarness> {
   const store = temporaryDirectory('wraith-web-ipfs-');
   const chain = await startEnsChain();
+  let sui!: SuiRpcMock;
+  let suiNode: LoopbackHandlers | undefined;
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   try {
+    suiNode = await serveHandlers((url) => {
+      sui = createSuiRpcMock(url);
+      return sui.handlers;
+    });
     server = await startServer({
       env: {
         REGISTRY_URL: 'memory:',
@@ -45,12 +56,15 @@ export async function startWebHarness(): Promise<WebHarness> {
         IPFS_STORE_DIR: store.path,
         ETH_RPC_URL: chain.rpcUrl,
         ENS_UNIVERSAL_RESOLVER: chain.universalResolver,
+        SUI_RPC_URL: suiNode.url,
+        SUI_NETWORK: 'mainnet',
         LOG_LEVEL: 'warn',
       },
     });
     browser = await launchChromium();
   } catch (error) {
     await server?.stop('SIGKILL');
+    await suiNode?.close();
     await chain.stop();
     store.remove();
     throw error;
@@ -63,6 +77,7 @@ export async function startWebHarness(): Promise<WebHarness> {
   return {
     server,
     chain,
+    sui,
     browser,
     requests,
     pageErrors,
@@ -98,6 +113,7 @@ export async function startWebHarness(): Promise<WebHarness> {
       await Promise.allSettled(contexts.map((c) => c.close()));
       await browser?.close();
       await server?.stop('SIGTERM');
+      await suiNode?.close();
       await chain.stop();
       store.remove();
     },

@@ -255,7 +255,7 @@ function DiscoveryItem({ discovery, keys, known }: { discovery: SavedDiscovery; 
         </dd>
         <dt>Sui address</dt>
         <dd>
-          <code>{discovery.stealthSuiAddress}</code>
+          <code data-testid="discovery-sui-address">{discovery.stealthSuiAddress}</code>
         </dd>
         <dt>Amount</dt>
         <dd>{discovery.amount || '—'}</dd>
