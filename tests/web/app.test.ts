@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, createStealthPayment, hexToBytes, openKeys } from '@wraith-pq/sdk';
+import { bytesToHex, createStealthPayment, generateKeys, hexToBytes, openKeys } from '@wraith-pq/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
@@ -331,6 +331,68 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     // The page's refusal is the CSP at work; take it off the list of unexpected errors.
     h.pageErrors.splice(errorsBefore);
     expect(await scanOutcome(page)).toContain('Scan complete');
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('can be used from the keyboard alone and keeps text contrast at WCAG AA in light and dark schemes', async () => {
+    const { page } = await h.newPage();
+    const recipient = generateKeys();
+    await page.goto('/send');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const field = page.getByLabel('Name or meta-address');
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('bob.btc');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Names end in .eth or .sui' }).waitFor();
+    await field.fill('');
+    await page.keyboard.type(`st:eth:0x${bytesToHex(recipient.metaAddress)}`);
+    await page.keyboard.press('Enter');
+    await page.getByText('Found the meta-address of the pasted meta-address').waitFor();
+    await page.keyboard.press('Tab'); // Find recipient
+    await page.keyboard.press('Tab'); // Amount
+    await page.keyboard.type('1 ETH');
+    await page.keyboard.press('Tab'); // Chain
+    await page.keyboard.press('Tab'); // Create stealth address
+    await page.keyboard.press('Enter');
+    await page.getByTestId('stealth-address').waitFor();
+
+    await createKeys(page);
+    await page.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
+    await page.getByTestId('text-record').waitFor();
+    const checked = [
+      'h1', '.lede', '.hint', 'p', 'label', '.site-nav a[aria-current]', '.site-nav a:not([aria-current])', '.site-footer a',
+      'button:not(.secondary)', 'button.secondary', '.value-box', '.notice.success', '.step', 'code',
+    ];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const ratios = await page.evaluate((selectors) => {
+        const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+        const luminance = ([r, g, b]: number[]) => {
+          const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+        };
+        const background = (el: Element | null): number[] => {
+          for (; el; el = el.parentElement) {
+            const c = channels(getComputedStyle(el).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3]! > 0)) return c;
+          }
+          return [255, 255, 255];
+        };
+        return selectors.map((selector) => {
+          const el = document.querySelector(selector);
+          if (!el) return [selector, 0] as const;
+          const [a, b] = [luminance(channels(getComputedStyle(el).color)), luminance(background(el))].sort((x, y) => y - x);
+          return [selector, Math.round(((a! + 0.05) / (b! + 0.05)) * 10) / 10] as const;
+        });
+      }, checked);
+      const low = ratios.filter(([, ratio]) => ratio < 4.5);
+      expect(low, `${colorScheme} scheme`).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshots(page, 'receive-dark');
     expect(h.pageErrors).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ export function ReceiveApp() {
             Generate keys
           </button>
         </section>
-        {!stored && <UnlockKeys why="Already have keys? Open the backup file you exported." offerCreate={false} />}
+        {!stored && <UnlockKeys title="Restore from a backup" why="Already have keys? Open the backup file you exported." offerCreate={false} />}
       </>
     );
   }

@@ -12,7 +12,7 @@ import { shortHex } from '../_lib/format';
 import { setUnlockedKeys } from '../_lib/unlocked-keys';
 import { Notice } from './notice';
 
-export function UnlockKeys({ why, offerCreate = true }: { why: string; offerCreate?: boolean }) {
+export function UnlockKeys({ why, title = 'Unlock your keys', offerCreate = true }: { why: string; title?: string; offerCreate?: boolean }) {
   const ids = { password: useId(), file: useId(), fileHint: useId(), error: useId() };
   const [stored, setStored] = useState<string | null | undefined>(undefined);
   const [imported, setImported] = useState<{ name: string; text: string } | null>(null);
@@ -65,7 +65,7 @@ export function UnlockKeys({ why, offerCreate = true }: { why: string; offerCrea
   );
   return (
     <form className="panel" onSubmit={onSubmit} aria-labelledby={`${ids.password}-heading`} noValidate>
-      <h2 id={`${ids.password}-heading`}>Unlock your keys</h2>
+      <h2 id={`${ids.password}-heading`}>{title}</h2>
       <p className="hint">{why}</p>
       {stored ? (
         <p>
