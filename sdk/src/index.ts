@@ -71,6 +71,8 @@ export {
 export {
   createScanner,
   kernelByName,
+  effectiveKernel,
+  type EffectiveKernel,
   scanAnnouncements,
   type ScanKeys,
   type Scanner,
@@ -91,6 +93,7 @@ export { createScanPool, type ScanPool, type CreateScanPoolOptions, type ScanWor
 export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
 export { referenceKernel, type ScanKernel, type ScanKernelFactory, type ScanKernelName } from './scan-kernel.ts';
 export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';
+export { wasmKernel, wasmKernelAvailable } from './scan-kernel-wasm.ts';
 export {
   CIPHERTEXT_BYTES,
   SHARED_SECRET_BYTES,

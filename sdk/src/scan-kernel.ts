@@ -46,4 +46,4 @@ export const referenceKernel: ScanKernelFactory = ({ dk, z }) => ({
 });
 
 /** Kernels by name, for places where a function cannot travel (worker messages, settings). */
-export type ScanKernelName = 'auto' | 'typescript' | 'reference';
+export type ScanKernelName = 'auto' | 'wasm' | 'typescript' | 'reference';

@@ -13,7 +13,7 @@
 import { parseAnnouncement, type AnnouncementInput } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError } from './errors.ts';
-import { createScanner, kernelByName, type CreateScannerOptions, type Discovery, type ScanKeys, type ScanResult } from './scanner.ts';
+import { createScanner, kernelByName, type CreateScannerOptions, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
@@ -36,6 +36,8 @@ export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
 
 export type ScanPool = {
   readonly size: number;
+  /** The kernel the workers run (what `auto` resolved to inside them). */
+  readonly kernel: EffectiveKernel;
   scan<A extends AnnouncementInput>(announcements: readonly A[]): Promise<ScanResult<A>>;
   /** Terminate the workers. */
   close(): void;
@@ -43,11 +45,11 @@ export type ScanPool = {
 
 class Channel {
   #pending = new Map<number, (response: ScanWorkerResponse) => void>();
-  #ready: Promise<void>;
+  #ready: Promise<EffectiveKernel>;
   constructor(readonly worker: ScanWorkerLike) {
     let ready!: (r: ScanWorkerResponse) => void;
     this.#ready = new Promise((resolve, reject) => {
-      ready = (r) => (r.type === 'ready' ? resolve() : reject(poolError(r)));
+      ready = (r) => (r.type === 'ready' ? resolve(r.kernel) : reject(poolError(r)));
     });
     this.#pending.set(-1, ready);
     const onMessage = (data: ScanWorkerResponse) => {
@@ -70,7 +72,7 @@ class Channel {
       throw new InvalidArgumentError('spawn', 'must return a Web Worker or a worker_threads Worker');
     }
   }
-  ready(): Promise<void> {
+  ready(): Promise<EffectiveKernel> {
     return this.#ready;
   }
   request(job: number, message: ScanWorkerRequest, transfer: ArrayBuffer[]): Promise<ScanWorkerResponse> {
@@ -109,11 +111,12 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     ...(keys.spendingSecretKey === undefined ? {} : { spendingSecretKey: toBytes(keys.spendingSecretKey, 'spending_sk').slice() }),
   };
   const channels = Array.from({ length: size }, () => new Channel(options.spawn()));
+  let kernels: EffectiveKernel[] = [];
   try {
     channels.forEach((c) =>
       c.worker.postMessage({ type: 'init', keys: workerKeys, ...(options.mode ? { mode: options.mode } : {}), ...(options.kernel ? { kernel: options.kernel } : {}) }),
     );
-    await Promise.all(channels.map((c) => c.ready()));
+    kernels = await Promise.all(channels.map((c) => c.ready()));
   } catch (error) {
     channels.forEach((c) => c.worker.terminate());
     throw error;
@@ -166,5 +169,5 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     };
   }
 
-  return { size, scan, close: () => channels.forEach((c) => c.worker.terminate()) };
+  return { size, kernel: kernels[0]!, scan, close: () => channels.forEach((c) => c.worker.terminate()) };
 }

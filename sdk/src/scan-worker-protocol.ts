@@ -8,7 +8,7 @@
  * @module
  */
 import { WraithError } from './errors.ts';
-import { createScanner, kernelByName, type CreateScannerOptions, type Scanner } from './scanner.ts';
+import { createScanner, effectiveKernel, kernelByName, type CreateScannerOptions, type EffectiveKernel, type Scanner } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
@@ -28,7 +28,7 @@ export type WorkerDiscovery = {
 };
 
 export type ScanWorkerResponse =
-  | { type: 'ready' }
+  | { type: 'ready'; kernel: EffectiveKernel }
   | { type: 'result'; job: number; discoveries: WorkerDiscovery[]; viewTagMatches: number }
   | { type: 'error'; job?: number; code: string; message: string };
 
@@ -39,7 +39,7 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
     try {
       if (request.type === 'init') {
         scanner = createScanner(request.keys, { ...(request.mode ? { mode: request.mode } : {}), kernel: kernelByName(request.kernel) });
-        return { type: 'ready' };
+        return { type: 'ready', kernel: effectiveKernel(request.kernel) };
       }
       if (!scanner) return { type: 'error', job: request.job, code: 'INVALID_ARGUMENT', message: 'scan before init' };
       const bytes = new Uint8Array(request.ciphertexts);

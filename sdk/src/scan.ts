@@ -11,6 +11,7 @@ export * from './scan-registry.ts';
 export * from './scan-pool.ts';
 export * from './scan-kernel.ts';
 export * from './scan-kernel-typescript.ts';
+export { wasmKernel, wasmKernelAvailable } from './scan-kernel-wasm.ts';
 export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
 export {
   decodeAnnouncementPage,

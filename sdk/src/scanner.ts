@@ -24,6 +24,7 @@ import {
 } from './stealth-keys.ts';
 import { referenceKernel, type ScanKernelFactory, type ScanKernelName } from './scan-kernel.ts';
 import { typescriptKernel } from './scan-kernel-typescript.ts';
+import { wasmKernel, wasmKernelAvailable } from './scan-kernel-wasm.ts';
 import {
   assertViewingKeyPair,
   CIPHERTEXT_BYTES,
@@ -83,8 +84,9 @@ export type Scanner = {
 
 export type CreateScannerOptions = {
   /**
-   * The per-announcement kernel. Default: the TypeScript fast kernel (K-PKE decryption, full
-   * check only after a tag match), which yields the same results as `referenceKernel`.
+   * The per-announcement kernel, a function or a name (see {@link kernelByName}). Default
+   * `auto`: the WebAssembly SIMD kernel, else the TypeScript one (K-PKE decryption, full check
+   * only after a tag match); both yield the same discoveries as `referenceKernel`.
    */
   kernel?: ScanKernelFactory | ScanKernelName;
   /**
@@ -97,17 +99,31 @@ export type CreateScannerOptions = {
   mode?: 'fast' | 'constant';
 };
 
-/** The kernel a name stands for; `auto` (default) is the fastest this engine runs. */
+/**
+ * The kernel a name stands for. `auto` (default) is the fastest this engine runs: WebAssembly
+ * SIMD where available (it falls back to TypeScript by itself, e.g. under a CSP without
+ * 'wasm-unsafe-eval'), else TypeScript. All give the reference's discoveries.
+ */
 export function kernelByName(name: ScanKernelName = 'auto'): ScanKernelFactory {
   switch (name) {
     case 'auto':
+    case 'wasm':
+      return wasmKernel;
     case 'typescript':
       return typescriptKernel;
     case 'reference':
       return referenceKernel;
     default:
-      throw new InvalidArgumentError('kernel', "must be 'auto', 'typescript', 'reference' or a kernel function");
+      throw new InvalidArgumentError('kernel', "must be 'auto', 'wasm', 'typescript', 'reference' or a kernel function");
   }
+}
+
+/** The kernel that actually runs for a name on this engine. */
+export type EffectiveKernel = 'wasm' | 'typescript' | 'reference';
+export function effectiveKernel(name: ScanKernelName = 'auto'): EffectiveKernel {
+  if (name === 'reference') return 'reference';
+  if (name === 'typescript') return 'typescript';
+  return wasmKernelAvailable() ? 'wasm' : 'typescript';
 }
 
 /**

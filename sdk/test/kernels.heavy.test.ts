@@ -15,6 +15,7 @@ import {
   createStealthPayment,
   generateKeys,
   typescriptKernel,
+  wasmKernelAvailable,
   type Announcement,
   type ScanPool,
   type ScanResult,
@@ -55,7 +56,7 @@ function buildRegistry(): { rows: Announcement[]; kinds: Record<string, number> 
     const p = honest[i % honest.length]!;
     const c = p.ephemeralCiphertext.slice();
     const bit = random(2)[0]! * 8 + (i % 8);
-    c[bit % 1088] ^= 1 << (i % 8);
+    c[bit % 1088]! ^= 1 << (i % 8);
     add('bit-flipped honest', c, p.viewTag);
   }
   for (let i = 0; i < 10_000; i++) {
@@ -109,6 +110,17 @@ describe.runIf(process.env.WRAITH_HEAVY === '1')('fast kernels equal the referen
 
   it('the TypeScript kernel on a 2-worker pool gives identical discoveries in the same order', async () => {
     const pool = await createScanPool(recipient, { spawn: await nodeScanWorkerSpawner(), size: 2, kernel: 'typescript' });
+    pools.push(pool);
+    expect(summary(await pool.scan(rows))).toEqual(reference);
+  }, 600_000);
+
+  it('the WebAssembly SIMD kernel on one thread gives identical discoveries', () => {
+    expect(wasmKernelAvailable()).toBe(true);
+    expect(summary(createScanner(recipient, { kernel: 'wasm' }).scan(rows))).toEqual(reference);
+  }, 600_000);
+
+  it('the WebAssembly SIMD kernel on a 2-worker pool gives identical discoveries in the same order', async () => {
+    const pool = await createScanPool(recipient, { spawn: await nodeScanWorkerSpawner(), size: 2, kernel: 'wasm' });
     pools.push(pool);
     expect(summary(await pool.scan(rows))).toEqual(reference);
   }, 600_000);

@@ -21,7 +21,7 @@ async function bundle(entry: string, globalName?: string): Promise<string> {
 }
 
 describe('scan pool in Chromium Web Workers', () => {
-  it.skipIf(skipBrowser)('finds the same payments in Web Workers as one thread in Node', async () => {
+  it.skipIf(skipBrowser)('finds the same payments with the WebAssembly SIMD kernel in Web Workers as one thread in Node', async () => {
     const keys = generateKeys();
     const other = generateKeys();
     const mine = new Set([5, 400, 999]);
@@ -48,6 +48,7 @@ describe('scan pool in Chromium Web Workers', () => {
           const result = await pool.scan(rows);
           pool.close();
           return {
+            kernel: pool.kernel,
             spawned,
             found: result.discoveries.map((d: any) => [d.announcement.id, d.stealthAddress, W.bytesToHex(d.stealthSecretKey)]),
             scanned: result.stats.totalScanned,
@@ -55,6 +56,7 @@ describe('scan pool in Chromium Web Workers', () => {
         },
         { rows, keys: { dk: bytesToHex(keys.viewingSecretKey), B: bytesToHex(keys.spendingPublicKey), b: bytesToHex(keys.spendingSecretKey) } },
       );
+      expect(out.kernel).toBe('wasm');
       expect(out.spawned).toBe(2);
       expect(out.scanned).toBe(1000);
       expect(out.found).toEqual(expected);
