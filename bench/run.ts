@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
 import { benchApi } from './api.ts';
+import { benchBrowser } from './browser.ts';
 import { benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
 
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   sdk: benchSdk,
   api: benchApi,
   stream: benchStream,
+  browser: benchBrowser,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);

@@ -1,0 +1,84 @@
+/**
+ * Issue 6 in the browser: 100,000 announcements scanned in Chromium inside Web Workers (the SDK's
+ * scan pool; the worker entry bundled from sdk/src/scan-worker.ts), timed inside the page. The
+ * registry is made in the page: random ciphertexts with random view tags (1 in 256 matches a tag
+ * and takes the full check, as foreign announcements do) plus 10 honest payments.
+ */
+import { build } from 'esbuild';
+import { launchChromium } from '../tests/helpers/chromium.ts';
+import type { Measurement } from './harness.ts';
+import { formatRate } from './harness.ts';
+
+async function bundle(entry: string, globalName?: string): Promise<string> {
+  const result = await build({
+    entryPoints: [new URL(entry, import.meta.url).pathname],
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    minify: true,
+    ...(globalName ? { globalName } : {}),
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+export async function benchBrowser(): Promise<Measurement[]> {
+  const n = Number(process.env.BROWSER_N ?? 100_000);
+  const [main, worker] = await Promise.all([bundle('../sdk/src/index.ts', 'Wraith'), bundle('../sdk/src/scan-worker.ts')]);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.route('https://wallet.test/', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>bench</title>' }));
+    await page.route('https://wallet.test/scan-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: worker }));
+    await page.goto('https://wallet.test/');
+    await page.addScriptTag({ content: main });
+    // tsx keeps function names by wrapping them in __name(...); the serialised function needs it.
+    await page.addScriptTag({ content: 'window.__name = (f) => f;' });
+    const results = await page.evaluate(async (n) => {
+      const W = (globalThis as any).Wraith;
+      const keys = W.generateKeys();
+      const rows: any[] = [];
+      const honestAt = new Set(Array.from({ length: 10 }, (_, i) => Math.floor(((i + 0.5) * n) / 10)));
+      const pool = new Uint8Array(n * 1088);
+      for (let off = 0; off < pool.length; off += 65536) crypto.getRandomValues(pool.subarray(off, Math.min(pool.length, off + 65536)));
+      for (let i = 0; i < n; i++) {
+        if (honestAt.has(i)) {
+          const p = W.createStealthPayment(keys.metaAddress);
+          rows.push({ id: i + 1, ephemeralKey: p.ephemeralCiphertext, viewTag: p.viewTag });
+        } else {
+          const c = pool.subarray(i * 1088, (i + 1) * 1088);
+          rows.push({ id: i + 1, ephemeralKey: c, viewTag: c[0] });
+        }
+      }
+      const out: Record<string, number | string> = {};
+      for (const size of [1, 2]) {
+        const scanPool = await W.createScanPool(keys, { size, spawn: () => new Worker('/scan-worker.js') });
+        await scanPool.scan(rows.slice(0, 2000)); // warm up the workers' JIT and WASM
+        const started = performance.now();
+        const result = await scanPool.scan(rows);
+        const ms = performance.now() - started;
+        scanPool.close();
+        out[`ms${size}`] = ms;
+        out[`found${size}`] = result.discoveries.length;
+        out.kernel = scanPool.kernel;
+      }
+      return out;
+    }, n);
+    const rows: Measurement[] = [1, 2].map((size) => ({
+      name: `Chromium, ${n.toLocaleString()} announcements, ${size} Web Worker${size > 1 ? 's' : ''}`,
+      opsPerSecond: (n * 1000) / (results[`ms${size}`] as number),
+      unit: 'ann/s',
+      samples: [results[`ms${size}`] as number],
+    }));
+    console.log(`\n## Browser scan (Chromium ${browser.version()}, kernel: ${results.kernel})\n`);
+    console.log('| measure | time | rate | found |\n|---|---:|---:|---:|');
+    [1, 2].forEach((size, i) =>
+      console.log(`| ${rows[i]!.name} | ${((results[`ms${size}`] as number) / 1000).toFixed(2)} s | ${formatRate(rows[i]!.opsPerSecond)} ann/s | ${results[`found${size}`]} of 10 |`),
+    );
+    if (results.found1 !== 10 || results.found2 !== 10) throw new Error('the browser scan missed or invented payments');
+    return rows;
+  } finally {
+    await browser.close();
+  }
+}
