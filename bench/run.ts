@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
 import { benchApi } from './api.ts';
 import { benchBrowser } from './browser.ts';
+import { benchPool } from './pool.ts';
 import { benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
 
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   sdk: benchSdk,
   api: benchApi,
   stream: benchStream,
+  pool: benchPool,
   browser: benchBrowser,
 };
 
