@@ -136,8 +136,10 @@ function decodeDecompress10(c: Uint8Array, offset: number, u: Int32Array): void 
  * acc = sum_i s_hat[i] ∘ NTT(u[i]) (FIPS 203 Algorithms 11/12), reduced once per coefficient.
  * Bounds: |NTT(u)| < 8q and s_hat in [0, q), so each product is < 8q^2 ≈ 8.9e7 and the sum of
  * three terms (each `a1*b1` reduced before multiplying by gamma < q) stays below 3e8 < 2^31.
+ * K-PKE encryption (k-pke-encrypt.ts) calls it with `y_hat` as `u` and the matrix or `t_hat` as
+ * `s_hat`: the same bounds hold (`|y_hat| < 8q`, matrix and `t_hat` in [0, q)).
  */
-function baseMultiplySum(u0: Int32Array, u1: Int32Array, u2: Int32Array, sHat: Int32Array, acc: Int32Array): void {
+export function baseMultiplySum(u0: Int32Array, u1: Int32Array, u2: Int32Array, sHat: Int32Array, acc: Int32Array): void {
   for (let i = 0; i < N; i += 2) {
     const gamma = GAMMAS[i >> 1]!;
     const a00 = u0[i]!, a01 = u0[i + 1]!, a10 = u1[i]!, a11 = u1[i + 1]!, a20 = u2[i]!, a21 = u2[i + 1]!;

@@ -1,11 +1,11 @@
 /**
  * The pure TypeScript fast kernel (PROTOCOL.md section 5, "a fast scanner may ..."):
  *
- * - per key, once: decode `s_hat`, keep `H(ek)`, pre-expand the public matrix for the
- *   re-encryption check (@noble/post-quantum `prepare`);
+ * - per key, once: decode `s_hat`, keep `H(ek)`;
  * - per announcement: K-PKE decryption only, `(K', r') = SHA3-512(m' || H(ek))`, view tag of `K'`;
- * - after a tag match only: full decapsulation with the prepared key; a discovery requires it
- *   to return exactly `K'` (the re-encryption check passed and the fast path agrees).
+ * - after a tag match only: the FIPS 203 re-encryption check (k-pke-reencryption-check.ts:
+ *   K-PKE encryption of `m'` with `r'` must reproduce `c`, and `K'` must be its secret), which
+ *   samples the public matrix on the first match.
  *
  * For honest ciphertexts `K' = K`. Forged ones may match the tag (an attacker who encrypts a
  * chosen `m` with the wrong randomness controls `K'`), which is why confirmation is mandatory.
@@ -13,11 +13,10 @@
  * contents an attacker can choose; see the scanner's `mode: 'constant'` for the alternative.
  * @module
  */
-import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { equalBytes } from './bytes.ts';
 import { DOMAIN, domainPrefix } from './hash.ts';
 import { createBlockHasher, available as blockHashAvailable } from './keccak-block.ts';
 import { createDecryptor, prepareDecryptionKey } from './k-pke-decrypt.ts';
+import { createReencryptionCheck } from './k-pke-reencryption-check.ts';
 import { referenceKernel, type ScanKernelFactory } from './scan-kernel.ts';
 
 /** Whether this engine can run the TypeScript kernel (little-endian typed arrays). */
@@ -30,16 +29,12 @@ export const typescriptKernel: ScanKernelFactory = (key) => {
   const viewTagPrefix = domainPrefix(DOMAIN.viewTag);
   const ekHash = key.ekHash.slice();
   const m = new Uint8Array(32);
-  let prepared: { decapsulate(c: Uint8Array, dk: Uint8Array): Uint8Array } | undefined; // expanded on the first tag match
   return {
     candidate(ciphertext, out) {
       decrypt(ciphertext, m);
       hasher.sha3_512_first32(m, ekHash, out);
       return hasher.shake256_firstByte(viewTagPrefix, out);
     },
-    confirm(ciphertext, candidate) {
-      const kem = (prepared ??= ml_kem768.prepare(key.ek));
-      return equalBytes(kem.decapsulate(ciphertext, key.dk), candidate);
-    },
+    confirm: createReencryptionCheck(key),
   };
 };

@@ -8,8 +8,9 @@
  *   into the base-multiplication table and `H(ek)`;
  * - `candidates` (batch) fills whole SIMD groups; `candidate` (one announcement) runs a group
  *   with one live lane, so batches are several times faster per announcement;
- * - after a tag match only: full decapsulation with the prepared key (@noble/post-quantum),
- *   a discovery requires it to return exactly `K'`, as in the TypeScript kernel.
+ * - after a tag match only: the re-encryption check in TypeScript, shared with the TypeScript
+ *   kernel (k-pke-reencryption-check.ts); it runs for ~1/256 of foreign announcements, so it
+ *   stays out of the SIMD module.
  *
  * The module's bytes ship inside the SDK (scan-kernel-wasm.bytes.ts, base64), are compiled
  * synchronously once (`new WebAssembly.Module`, fine in Node, workers and — for a module this
@@ -18,10 +19,9 @@
  * {@link wasmKernel} falls back to the TypeScript kernel.
  * @module
  */
-import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { base64ToBytes } from './base64.ts';
-import { equalBytes } from './bytes.ts';
 import { InvalidArgumentError } from './errors.ts';
+import { createReencryptionCheck } from './k-pke-reencryption-check.ts';
 import type { ScanKernelFactory } from './scan-kernel.ts';
 import { typescriptKernel } from './scan-kernel-typescript.ts';
 import { SCAN_KERNEL_WASM_BASE64 } from './scan-kernel-wasm.bytes.ts';
@@ -131,7 +131,6 @@ export const wasmKernel: ScanKernelFactory = (key) => {
   if (!wasmKernelAvailable()) return typescriptKernel(key);
   const core = createWasmScanCore(key.dkPke, key.ekHash);
   const tag = new Uint8Array(1);
-  let prepared: { decapsulate(c: Uint8Array, dk: Uint8Array): Uint8Array } | undefined; // expanded on the first tag match
   return {
     candidate(ciphertext, out) {
       if (ciphertext.length !== CIPHERTEXT_BYTES) throw new InvalidArgumentError('ciphertext', `must be ${CIPHERTEXT_BYTES} bytes`);
@@ -139,9 +138,6 @@ export const wasmKernel: ScanKernelFactory = (key) => {
       return tag[0]!;
     },
     candidates: core.candidates,
-    confirm(ciphertext, candidate) {
-      const kem = (prepared ??= ml_kem768.prepare(key.ek));
-      return equalBytes(kem.decapsulate(ciphertext, key.dk), candidate);
-    },
+    confirm: createReencryptionCheck(key),
   };
 };
