@@ -146,6 +146,8 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await unlock(alice);
     await alice.getByRole('button', { name: 'Start scan' }).click();
     expect(await scanOutcome(alice)).toContain('Scan complete');
+    // The workers run the SDK's WebAssembly kernel: the scan worker's CSP allows it.
+    expect(await alice.getByTestId('scan-kernel').textContent()).toContain('WebAssembly SIMD');
     const found = alice.getByTestId('discovery');
     expect(await found.count()).toBe(1);
     expect(await found.getByTestId('discovery-address').textContent()).toBe(stealthAddress);

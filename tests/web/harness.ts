@@ -30,7 +30,7 @@ export type WebHarness = {
   browser: Browser;
   /** Every request made by every page of every context so far. */
   requests: RecordedRequest[];
-  /** Console messages that report a Content-Security-Policy violation or a page error. */
+  /** Console messages that report a Content-Security-Policy violation, a failed load (404...) or a page error. */
   pageErrors: string[];
   /** A fresh browser profile (its own localStorage) with one page. */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
@@ -99,7 +99,7 @@ export async function startWebHarness(): Promise<WebHarness> {
       const page = await context.newPage();
       page.on('console', (message) => {
         const text = message.text();
-        if (/Content Security Policy|Refused to/i.test(text)) pageErrors.push(`console: ${text}`);
+        if (/Content Security Policy|Refused to|Failed to load resource/i.test(text)) pageErrors.push(`console: ${text} (${message.location().url})`);
       });
       page.on('worker', (worker) =>
         worker.on('console', (message) => {

@@ -132,6 +132,8 @@ function SaveKeys({ keys, saved, stored, onSaved }: { keys: UnlockedKeys; saved:
             local storage. Nothing is uploaded.
             {stored ? ' This replaces the keystore already saved in this browser.' : ''}
           </p>
+          {/* For password managers: which keystore this password belongs to. */}
+          <input type="text" name="username" autoComplete="username" value={`wraith-${bytesToHex(keys.spendingPublicKey).slice(0, 16)}`} readOnly hidden />
           <div className="field">
             <label htmlFor={ids.password}>New password</label>
             <input

@@ -21,6 +21,8 @@ import { UnlockKeys } from './unlock-keys';
 /** Workers: one per core, a few at most (each holds the keys and a page slice). */
 const MAX_WORKERS = 4;
 
+const KERNEL_NAMES: Record<string, string> = { wasm: 'WebAssembly SIMD', typescript: 'TypeScript', reference: 'reference' };
+
 export function ScanApp() {
   const keys = useUnlockedKeys();
   if (!keys) return <UnlockKeys why="Scanning needs your viewing key to recognise your payments. It runs in this browser; the key is not sent anywhere." />;
@@ -36,6 +38,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   const [total, setTotal] = useState<number | null>(null);
   const [run, setRun] = useState<Run>({ phase: 'idle' });
   const [message, setMessage] = useState<Message | null>(null);
+  /** The kernel the workers reported running (WebAssembly SIMD where the browser has it). */
+  const [kernel, setKernel] = useState<string | null>(null);
   /** Spending keys of payments found in this tab, by announcement id (memory only). */
   const secrets = useRef(new Map<number, Uint8Array>());
   const controller = useRef<AbortController | null>(null);
@@ -74,6 +78,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           aborted,
         ]);
         pool = started;
+        setKernel(started.kernel);
         setTotal(stats.total_announcements);
         setRun({ phase: 'running', scanned: 0, rate: 0 });
         const batches = scanRegistry(registryPages, keys, { pool, fromCursor: current.cursor, signal: abort.signal });
@@ -146,7 +151,14 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         <p className="hint">
           Keys <code>{shortHex(keyId)}</code>. Announcements are downloaded in pages and checked in{' '}
           {Math.min(MAX_WORKERS, typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1)} Web Workers on
-          this device.
+          this device
+          {kernel && (
+            <span data-testid="scan-kernel">
+              {' '}
+              with the {KERNEL_NAMES[kernel] ?? kernel} kernel
+            </span>
+          )}
+          .
         </p>
         <dl className="stats">
           <div className="stat">

@@ -78,6 +78,8 @@ export function UnlockKeys({ why, title = 'Unlock your keys', offerCreate = true
         </Notice>
         )
       )}
+      {/* For password managers: which keystore this password belongs to. */}
+      <input type="text" name="username" autoComplete="username" value={label ? `wraith-${label.slice(0, 16)}` : 'wraith'} readOnly hidden />
       {!stored && fileField}
       <div className="field">
         <label htmlFor={ids.password}>Keystore password</label>
