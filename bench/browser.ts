@@ -4,28 +4,17 @@
  * registry is made in the page: random ciphertexts with random view tags (1 in 256 matches a tag
  * and takes the full check, as foreign announcements do) plus 10 honest payments.
  */
-import { build } from 'esbuild';
+import { bundleForBrowser } from '../tests/helpers/browser-bundle.ts';
 import { launchChromium } from '../tests/helpers/chromium.ts';
 import type { Measurement } from './harness.ts';
 import { formatRate } from './harness.ts';
 
-async function bundle(entry: string, globalName?: string): Promise<string> {
-  const result = await build({
-    entryPoints: [new URL(entry, import.meta.url).pathname],
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    minify: true,
-    ...(globalName ? { globalName } : {}),
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
-
 export async function benchBrowser(): Promise<Measurement[]> {
   const n = Number(process.env.BROWSER_N ?? 100_000);
-  const [main, worker] = await Promise.all([bundle('../sdk/src/index.ts', 'Wraith'), bundle('../sdk/src/scan-worker.ts')]);
+  const [main, worker] = await Promise.all([
+    bundleForBrowser(new URL('../sdk/src/index.ts', import.meta.url), { globalName: 'Wraith', minify: true }),
+    bundleForBrowser(new URL('../sdk/src/scan-worker.ts', import.meta.url), { minify: true }),
+  ]);
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();

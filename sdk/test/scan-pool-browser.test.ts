@@ -3,22 +3,9 @@
  * sdk/src/scan-worker.ts bundled as its own script), with the same results as Node's one thread.
  */
 import { describe, expect, it } from 'vitest';
-import { build } from 'esbuild';
+import { bundleForBrowser } from '../../tests/helpers/browser-bundle.ts';
 import { bytesToHex, createScanner, createStealthPayment, generateKeys } from '../src/index.ts';
 import { launchChromium, skipBrowser } from '../../tests/helpers/chromium.ts';
-
-async function bundle(entry: string, globalName?: string): Promise<string> {
-  const result = await build({
-    entryPoints: [new URL(entry, import.meta.url).pathname],
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    ...(globalName ? { globalName } : {}),
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
 
 describe('scan pool in Chromium Web Workers', () => {
   it.skipIf(skipBrowser)('finds the same payments with the WebAssembly SIMD kernel in Web Workers as one thread in Node', async () => {
@@ -30,7 +17,10 @@ describe('scan pool in Chromium Web Workers', () => {
       return { id: i, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
     });
     const expected = createScanner(keys).scan(rows).discoveries.map((d) => [d.announcement.id, d.stealthAddress, bytesToHex(d.stealthSecretKey!)]);
-    const [main, worker] = await Promise.all([bundle('../src/index.ts', 'Wraith'), bundle('../src/scan-worker.ts')]);
+    const [main, worker] = await Promise.all([
+      bundleForBrowser(new URL('../src/index.ts', import.meta.url), { globalName: 'Wraith' }),
+      bundleForBrowser(new URL('../src/scan-worker.ts', import.meta.url)),
+    ]);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
