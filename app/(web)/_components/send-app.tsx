@@ -207,8 +207,8 @@ function Announce({ payment }: { payment: Payment }) {
       </h2>
       {published !== null ? (
         <Notice kind="success">
-          Announcement <strong data-testid="announcement-id">#{published}</strong> published. The recipient finds the
-          payment on their next scan.
+          Announcement <strong data-testid="announcement-id">#{published}</strong> published. The recipient finds the payment
+          on their next scan.
         </Notice>
       ) : (
         <form onSubmit={onSubmit} noValidate>
