@@ -101,7 +101,10 @@ function poolError(response: ScanWorkerResponse): WraithError {
 export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOptions): Promise<ScanPool> {
   if (typeof options?.spawn !== 'function') throw new InvalidArgumentError('spawn', 'must be a function that starts a worker');
   // Validate keys and options here, with the usual typed errors, before any worker starts.
-  createScanner(keys, { ...(options.mode ? { mode: options.mode } : {}), kernel: kernelByName(options.kernel) });
+  // The reference kernel prepares nothing, so the calling thread never compiles the WASM kernel
+  // (a page's CSP may forbid that; the workers' policy allows it).
+  kernelByName(options.kernel);
+  createScanner(keys, { ...(options.mode ? { mode: options.mode } : {}), kernel: 'reference' });
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
   const size = options.size ?? Math.max(1, cores);
   if (!Number.isSafeInteger(size) || size < 1 || size > 256) throw new InvalidArgumentError('size', 'must be an integer from 1 to 256');
