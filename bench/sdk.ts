@@ -12,6 +12,7 @@ import {
   typescriptKernel,
   type AnnouncementRecord,
 } from '../sdk/src/index.ts';
+import { createReencryptionCheck } from '../sdk/src/k-pke-reencryption-check.ts';
 import { wasmKernel, wasmKernelAvailable } from '../sdk/src/scan-kernel-wasm.ts';
 import { parseViewingSecretKey } from '../sdk/src/viewing-key.ts';
 import { measureInterleaved, printTable, type Measurement } from './harness.ts';
@@ -45,6 +46,13 @@ export function benchSdk(): Measurement[] {
     viewTag: j & 0xff,
   }));
   const perRegistry = { opsPerCall: registryRows.length, unit: 'ann/s' };
+  // The confirmation after a tag match: the re-encryption check (matrix sampled on the first
+  // call, so a fresh check measures preparation + one check) against noble's prepared decapsulation.
+  const own = createStealthPayment(keys.metaAddress).ephemeralCiphertext;
+  const ownCandidate = new Uint8Array(32);
+  tsKernel.candidate(own, ownCandidate);
+  const reencryptionCheck = createReencryptionCheck(viewingKey);
+  const noblePrepared = ml_kem768.prepare(viewingKey.ek);
   const eachCandidate = (kernel: typeof wasm) => () => {
     for (const p of payments) kernel.candidate(p.ephemeralCiphertext, secret);
   };
@@ -61,6 +69,9 @@ export function benchSdk(): Measurement[] {
     { name: 'WASM SIMD kernel scan (byte rows)', fn: () => wasmScanner.scan(bytesBatch), ...perAnnouncement },
     { name: 'TypeScript kernel scan (4,096 random byte rows, ~1/256 re-encryption checks)', fn: () => fast.scan(registryRows), ...perRegistry },
     { name: 'WASM SIMD kernel scan (4,096 random byte rows, ~1/256 re-encryption checks)', fn: () => wasmScanner.scan(registryRows), ...perRegistry },
+    { name: 'confirm: re-encryption check (TypeScript, prepared key)', fn: () => reencryptionCheck(own, ownCandidate) },
+    { name: 'confirm: first call of a fresh check (samples A_hat^T)', fn: () => createReencryptionCheck(viewingKey)(own, ownCandidate) },
+    { name: 'confirm before: noble prepared decapsulate == candidate', fn: () => noblePrepared.decapsulate(own, viewingKey.dk)[0] === ownCandidate[0] },
     { name: 'noble ML-KEM-768 decapsulate (baseline)', fn: () => ml_kem768.decapsulate(payments[i++ & 63]!.ephemeralCiphertext, keys.viewingSecretKey) },
   ]);
   const decaps = rows.at(-1)!;
