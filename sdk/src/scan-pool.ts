@@ -129,28 +129,41 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
   async function scan<A extends AnnouncementInput>(announcements: readonly A[]): Promise<ScanResult<A>> {
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
-    const wellFormed: { index: number; ephemeralKey: Uint8Array; viewTag: number }[] = [];
-    announcements.forEach((announcement, index) => {
+    // One pass straight into the buffers that travel (the main thread's share of the work must
+    // stay small, or it, not the workers, bounds the pool).
+    const n = announcements.length;
+    const packed = new Uint8Array(n * CIPHERTEXT_BYTES);
+    const viewTags = new Uint8Array(n);
+    const indices = new Uint32Array(n);
+    let count = 0;
+    for (let index = 0; index < n; index++) {
+      let parsed;
       try {
-        wellFormed.push({ index, ...parseAnnouncement(announcement, `announcements[${index}]`) });
+        parsed = parseAnnouncement(announcements[index]!, `announcements[${index}]`);
       } catch (error) {
         if (!(error instanceof WraithError)) throw error;
+        continue;
       }
-    });
-    const per = Math.ceil(wellFormed.length / size);
-    const slices = channels.map((_, w) => wellFormed.slice(w * per, (w + 1) * per)).filter((s) => s.length > 0);
-    const results = await Promise.all(
-      slices.map((slice, w) => {
-        const packed = new Uint8Array(slice.length * CIPHERTEXT_BYTES);
-        slice.forEach((item, k) => packed.set(item.ephemeralKey, k * CIPHERTEXT_BYTES));
-        const job = nextJob++;
-        return channels[w]!.request(
+      packed.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
+      viewTags[count] = parsed.viewTag;
+      indices[count] = index;
+      count++;
+    }
+    const per = Math.ceil(count / size);
+    const jobs: Promise<ScanWorkerResponse>[] = [];
+    for (let w = 0, from = 0; from < count; w++, from += per) {
+      const to = Math.min(count, from + per);
+      const ciphertexts = packed.slice(from * CIPHERTEXT_BYTES, to * CIPHERTEXT_BYTES).buffer;
+      const job = nextJob++;
+      jobs.push(
+        channels[w]!.request(
           job,
-          { type: 'scan', job, ciphertexts: packed.buffer, viewTags: Uint8Array.from(slice, (s) => s.viewTag), indices: Uint32Array.from(slice, (s) => s.index) },
-          [packed.buffer],
-        );
-      }),
-    );
+          { type: 'scan', job, ciphertexts, viewTags: viewTags.slice(from, to), indices: indices.slice(from, to) },
+          [ciphertexts],
+        ),
+      );
+    }
+    const results = await Promise.all(jobs);
     const discoveries: Discovery<A>[] = [];
     let viewTagMatches = 0;
     for (const result of results) {
@@ -165,7 +178,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         totalScanned: announcements.length,
         viewTagMatches,
         discoveries: discoveries.length,
-        malformed: announcements.length - wellFormed.length,
+        malformed: n - count,
         durationMs,
         rate: durationMs > 0 ? (announcements.length * 1000) / durationMs : 0,
       },

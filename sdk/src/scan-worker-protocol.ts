@@ -10,7 +10,6 @@
 import { WraithError } from './errors.ts';
 import { createScanner, effectiveKernel, kernelByName, type CreateScannerOptions, type EffectiveKernel, type Scanner } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
-import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
 export type ScanWorkerKeys = { viewingSecretKey: Uint8Array; spendingPublicKey: Uint8Array; spendingSecretKey?: Uint8Array };
 
@@ -42,18 +41,12 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
         return { type: 'ready', kernel: effectiveKernel(request.kernel) };
       }
       if (!scanner) return { type: 'error', job: request.job, code: 'INVALID_ARGUMENT', message: 'scan before init' };
-      const bytes = new Uint8Array(request.ciphertexts);
-      const items = Array.from(request.indices, (index, k) => ({
-        index,
-        ephemeralKey: bytes.subarray(k * CIPHERTEXT_BYTES, (k + 1) * CIPHERTEXT_BYTES),
-        viewTag: request.viewTags[k]!,
-      }));
-      const { discoveries, stats } = scanner.scan(items);
+      const { found, viewTagMatches } = scanner.scanPacked(new Uint8Array(request.ciphertexts), request.viewTags, request.indices.length);
       return {
         type: 'result',
         job: request.job,
-        viewTagMatches: stats.viewTagMatches,
-        discoveries: discoveries.map(({ announcement, index: _local, ...found }) => ({ ...found, index: announcement.index })),
+        viewTagMatches,
+        discoveries: found.map(({ position, ...keys }) => ({ ...keys, index: request.indices[position]! })),
       };
     } catch (error) {
       // Codes and messages of WraithError never carry key material (errors.ts).

@@ -75,11 +75,23 @@ export type ScanStats = {
 
 export type ScanResult<A = AnnouncementInput> = { discoveries: Discovery<A>[]; stats: ScanStats };
 
+/** The keys of one discovery: addresses, plus `p` or (view-only) the shared secret. */
+export type FoundKeys = StealthAddress & { stealthSecretKey?: Uint8Array; sharedSecret?: Uint8Array };
+
+/** Discoveries by position in a packed batch (see `Scanner.scanPacked`). */
+export type PackedScanResult = { found: (FoundKeys & { position: number })[]; viewTagMatches: number };
+
 export type Scanner = {
   /** True when no spending secret was given. */
   readonly viewOnly: boolean;
   /** Scan one batch of announcements. */
   scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A>;
+  /**
+   * Scan `count` well-formed ciphertexts packed back to back (1088 bytes each) with their
+   * announced view tags, without copying: the form scan workers receive. Inputs must already
+   * have passed `parseAnnouncement` (length, not all zero, tag range).
+   */
+  scanPacked(ciphertexts: Uint8Array, viewTags: Uint8Array, count: number): PackedScanResult;
 };
 
 export type CreateScannerOptions = {
@@ -152,51 +164,72 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   }
 
   // Announcements go through the kernel in chunks, so batch kernels (SIMD lanes) get full groups.
-  const packed = kernel.candidates ? new Uint8Array(CHUNK * CIPHERTEXT_BYTES) : undefined;
+  const packed = new Uint8Array(CHUNK * CIPHERTEXT_BYTES);
+  const announcedTags = new Uint8Array(CHUNK);
   const candidates = new Uint8Array(CHUNK * SHARED_SECRET_BYTES);
   const tags = new Uint8Array(CHUNK);
+
+  function keysFor(candidate: Uint8Array): FoundKeys {
+    const tweak = deriveStealthTweak(candidate);
+    return b === undefined
+      ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), sharedSecret: candidate.slice() }
+      : deriveStealthKeysFor(b, B, tweak);
+  }
+
+  /**
+   * Kernel, view-tag comparison and confirmation for `count` (<= CHUNK) well-formed ciphertexts
+   * packed back to back in `ciphertexts`; calls `found` for each discovery. Returns the number of
+   * view-tag matches.
+   */
+  function scanPackedChunk(ciphertexts: Uint8Array, announced: Uint8Array, count: number, found: (k: number, keys: FoundKeys) => void): number {
+    if (kernel.candidates) {
+      kernel.candidates(ciphertexts, count, candidates, tags);
+    } else {
+      for (let k = 0; k < count; k++) {
+        const c = ciphertexts.subarray(k * CIPHERTEXT_BYTES, (k + 1) * CIPHERTEXT_BYTES);
+        tags[k] = kernel.candidate(c, candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES));
+      }
+    }
+    let matches = 0;
+    for (let k = 0; k < count; k++) {
+      const c = ciphertexts.subarray(k * CIPHERTEXT_BYTES, (k + 1) * CIPHERTEXT_BYTES);
+      const candidate = candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES);
+      const tagMatches = tags[k] === announced[k];
+      // 'constant' runs the confirmation whatever the tag (see CreateScannerOptions.mode).
+      const confirmed = constantTime || tagMatches ? kernel.confirm(c, candidate) : false;
+      if (!tagMatches) continue;
+      matches++;
+      if (confirmed) found(k, keysFor(candidate));
+    }
+    return matches;
+  }
 
   function scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A> {
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
     const discoveries: Discovery<A>[] = [];
+    const indices = new Array<number>(CHUNK);
     let viewTagMatches = 0;
     let malformed = 0;
     for (let start = 0; start < announcements.length; start += CHUNK) {
-      const chunk: { index: number; parsed: ScannableAnnouncement }[] = [];
+      let count = 0;
       for (let index = start; index < Math.min(announcements.length, start + CHUNK); index++) {
+        let parsed: ScannableAnnouncement;
         try {
-          chunk.push({ index, parsed: parseAnnouncement(announcements[index]!, `announcements[${index}]`) });
+          parsed = parseAnnouncement(announcements[index]!, `announcements[${index}]`);
         } catch (error) {
           if (!(error instanceof WraithError)) throw error;
           malformed++;
+          continue;
         }
+        packed.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
+        announcedTags[count] = parsed.viewTag;
+        indices[count++] = index;
       }
-      if (packed && kernel.candidates) {
-        chunk.forEach(({ parsed }, k) => packed.set(parsed.ephemeralKey, k * CIPHERTEXT_BYTES));
-        kernel.candidates(packed, chunk.length, candidates, tags);
-      } else {
-        chunk.forEach(({ parsed }, k) => {
-          tags[k] = kernel.candidate(parsed.ephemeralKey, candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES));
-        });
-      }
-      for (let k = 0; k < chunk.length; k++) {
-        const { index, parsed } = chunk[k]!;
-        const candidate = candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES);
-        const tagMatches = tags[k] === parsed.viewTag;
-        // 'constant' runs the confirmation whatever the tag (see CreateScannerOptions.mode).
-        const confirmed = constantTime || tagMatches ? kernel.confirm(parsed.ephemeralKey, candidate) : false;
-        if (!tagMatches) continue;
-        viewTagMatches++;
-        if (!confirmed) continue;
-        const announcement = announcements[index]!;
-        const tweak = deriveStealthTweak(candidate);
-        discoveries.push(
-          b === undefined
-            ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), announcement, index, sharedSecret: candidate.slice() }
-            : { ...deriveStealthKeysFor(b, B, tweak), announcement, index },
-        );
-      }
+      viewTagMatches += scanPackedChunk(packed, announcedTags, count, (k, keys) => {
+        const index = indices[k]!;
+        discoveries.push({ ...keys, announcement: announcements[index]!, index });
+      });
     }
     const durationMs = performance.now() - started;
     const totalScanned = announcements.length;
@@ -213,7 +246,25 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     };
   }
 
-  return { viewOnly: b === undefined, scan };
+  function scanPacked(ciphertexts: Uint8Array, viewTags: Uint8Array, count: number): PackedScanResult {
+    if (ciphertexts.length < count * CIPHERTEXT_BYTES || viewTags.length < count) {
+      throw new InvalidArgumentError('ciphertexts', 'holds fewer ciphertexts or tags than count');
+    }
+    const found: PackedScanResult['found'] = [];
+    let viewTagMatches = 0;
+    for (let start = 0; start < count; start += CHUNK) {
+      const end = Math.min(count, start + CHUNK);
+      viewTagMatches += scanPackedChunk(
+        ciphertexts.subarray(start * CIPHERTEXT_BYTES, end * CIPHERTEXT_BYTES),
+        viewTags.subarray(start, end),
+        end - start,
+        (k, keys) => found.push({ ...keys, position: start + k }),
+      );
+    }
+    return { found, viewTagMatches };
+  }
+
+  return { viewOnly: b === undefined, scan, scanPacked };
 }
 
 /**
