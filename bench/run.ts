@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
 import { benchApi } from './api.ts';
 import { benchBrowser } from './browser.ts';
+import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
 import { benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   stream: benchStream,
   pool: benchPool,
   browser: benchBrowser,
+  load: benchLoad,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);
