@@ -21,7 +21,8 @@ export type WraithErrorCode =
   | 'WRONG_PASSWORD'
   | 'KEYSTORE_TAMPERED'
   | 'INVALID_CID'
-  | 'CONTENT_MISMATCH';
+  | 'CONTENT_MISMATCH'
+  | 'SCAN_WORKER_FAILED';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

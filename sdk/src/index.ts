@@ -90,7 +90,13 @@ export {
   type ScanRegistryOptions,
 } from './scan-registry.ts';
 export { createScanPool, type ScanPool, type CreateScanPoolOptions, type ScanWorkerLike } from './scan-pool.ts';
-export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
+export {
+  createScanWorkerHandler,
+  connectScanWorker,
+  type ScanWorkerRequest,
+  type ScanWorkerResponse,
+  type ScanWorkerScope,
+} from './scan-worker-protocol.ts';
 export { referenceKernel, type ScanKernel, type ScanKernelFactory, type ScanKernelName } from './scan-kernel.ts';
 export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';
 export { wasmKernel, wasmKernelAvailable } from './scan-kernel-wasm.ts';

@@ -12,7 +12,7 @@
  */
 import { parseAnnouncement, type AnnouncementInput } from './announcement.ts';
 import { toBytes } from './bytes.ts';
-import { InvalidArgumentError, WraithError } from './errors.ts';
+import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
 import { createScanner, kernelByName, type CreateScannerOptions, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
@@ -39,13 +39,23 @@ export type ScanPool = {
   /** The kernel the workers run (what `auto` resolved to inside them). */
   readonly kernel: EffectiveKernel;
   scan<A extends AnnouncementInput>(announcements: readonly A[]): Promise<ScanResult<A>>;
-  /** Terminate the workers. */
+  /** Terminate the workers; a scan still running rejects instead of waiting forever. */
   close(): void;
 };
+
+/**
+ * Rows per message to a worker (2.2 MB of ciphertexts): large enough that messaging costs
+ * little, small enough that every worker starts early.
+ */
+const SLICE_ROWS = 2048;
+/** Slices queued per worker before the calling thread waits: one scanning, one ready. */
+const SLICES_IN_FLIGHT = 2;
 
 class Channel {
   #pending = new Map<number, (response: ScanWorkerResponse) => void>();
   #ready: Promise<EffectiveKernel>;
+  /** Set once the worker crashed or the pool closed: every later request gets it at once. */
+  #gone: ScanWorkerResponse | undefined;
   constructor(readonly worker: ScanWorkerLike) {
     let ready!: (r: ScanWorkerResponse) => void;
     this.#ready = new Promise((resolve, reject) => {
@@ -58,10 +68,8 @@ class Channel {
       this.#pending.delete(key);
       settle?.(data);
     };
-    const onError = (error: unknown) => {
-      for (const settle of this.#pending.values()) settle({ type: 'error', code: 'INTERNAL_ERROR', message: `scan worker crashed: ${String((error as Error)?.message ?? error)}` });
-      this.#pending.clear();
-    };
+    // The worker's own message is not repeated: it may come from anywhere in the worker.
+    const onError = () => this.#fail({ type: 'error', code: 'SCAN_WORKER_FAILED', message: 'A scan worker crashed; start a new pool.' });
     if (worker.addEventListener) {
       worker.addEventListener('message', (event: { data: ScanWorkerResponse }) => onMessage(event.data));
       worker.addEventListener('error', onError);
@@ -76,16 +84,29 @@ class Channel {
     return this.#ready;
   }
   request(job: number, message: ScanWorkerRequest, transfer: ArrayBuffer[]): Promise<ScanWorkerResponse> {
+    if (this.#gone) return Promise.resolve(this.#gone);
     return new Promise((resolve) => {
       this.#pending.set(job, resolve);
       this.worker.postMessage(message, transfer);
     });
   }
+  /** Terminate the worker; requests still waiting get an error instead of waiting forever. */
+  close(): void {
+    this.#fail({ type: 'error', code: 'SCAN_WORKER_FAILED', message: 'The scan pool was closed before the scan finished.' });
+    this.worker.terminate();
+  }
+  #fail(response: ScanWorkerResponse): void {
+    this.#gone ??= response;
+    for (const settle of this.#pending.values()) settle(this.#gone);
+    this.#pending.clear();
+  }
 }
+
+const WORKER_CODES: ReadonlySet<string> = new Set(['INVALID_KEY', 'KEY_MISMATCH', 'INVALID_HEX', 'INVALID_ARGUMENT', 'SCAN_WORKER_FAILED']);
 
 function poolError(response: ScanWorkerResponse): WraithError {
   const r = response as Extract<ScanWorkerResponse, { type: 'error' }>;
-  return new WraithError(r.code === 'INVALID_KEY' || r.code === 'KEY_MISMATCH' || r.code === 'INVALID_HEX' ? r.code : 'INVALID_ARGUMENT', r.message);
+  return new WraithError(WORKER_CODES.has(r.code) ? (r.code as WraithErrorCode) : 'SCAN_WORKER_FAILED', r.message);
 }
 
 /**
@@ -121,47 +142,71 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     );
     kernels = await Promise.all(channels.map((c) => c.ready()));
   } catch (error) {
-    channels.forEach((c) => c.worker.terminate());
+    channels.forEach((c) => c.close());
     throw error;
   }
   let nextJob = 0;
+  // Ciphertext buffers handed back by the workers, refilled for later slices: fresh memory costs
+  // the calling thread a page fault per 4 KiB, as much as packing itself.
+  const spare: ArrayBuffer[] = [];
+  const takeBuffer = (bytes: number): ArrayBuffer => {
+    const at = spare.findIndex((buffer) => buffer.byteLength >= bytes);
+    return at >= 0 ? spare.splice(at, 1)[0]! : new ArrayBuffer(bytes);
+  };
+  const recycle = (response: ScanWorkerResponse): ScanWorkerResponse => {
+    if (response.type === 'result' && response.ciphertexts && spare.length < size * SLICES_IN_FLIGHT) spare.push(response.ciphertexts);
+    return response;
+  };
 
   async function scan<A extends AnnouncementInput>(announcements: readonly A[]): Promise<ScanResult<A>> {
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
-    // One pass straight into the buffers that travel (the main thread's share of the work must
-    // stay small, or it, not the workers, bounds the pool).
+    // The calling thread's share (parse + pack) is serial: it must stay small, or it, not the
+    // workers, bounds the pool. The batch goes out in contiguous slices, round robin, each packed
+    // straight into the buffer that travels and posted at once, so every worker starts after
+    // one slice and the calling thread packs while the workers scan. At most SLICES_IN_FLIGHT
+    // slices wait per worker, which bounds the memory in flight whatever the batch size.
     const n = announcements.length;
-    const packed = new Uint8Array(n * CIPHERTEXT_BYTES);
-    const viewTags = new Uint8Array(n);
-    const indices = new Uint32Array(n);
-    let count = 0;
-    for (let index = 0; index < n; index++) {
-      let parsed;
-      try {
-        parsed = parseAnnouncement(announcements[index]!, `announcements[${index}]`);
-      } catch (error) {
-        if (!(error instanceof WraithError)) throw error;
+    const sliceRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / size)));
+    const queues: Promise<ScanWorkerResponse>[][] = channels.map(() => []);
+    const jobs: Promise<ScanWorkerResponse>[] = [];
+    let wellFormed = 0;
+    for (let from = 0, w = 0; from < n; from += sliceRows) {
+      const queue = queues[w]!;
+      if (queue.length >= SLICES_IN_FLIGHT) await queue.shift();
+      const to = Math.min(n, from + sliceRows);
+      const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
+      const packed = new Uint8Array(buffer);
+      const viewTags = new Uint8Array(to - from);
+      const indices = new Uint32Array(to - from);
+      let count = 0;
+      for (let index = from; index < to; index++) {
+        let parsed;
+        try {
+          parsed = parseAnnouncement(announcements[index]!, `announcements[${index}]`);
+        } catch (error) {
+          if (!(error instanceof WraithError)) throw error;
+          continue;
+        }
+        packed.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
+        viewTags[count] = parsed.viewTag;
+        indices[count] = index;
+        count++;
+      }
+      wellFormed += count;
+      if (count === 0) {
+        spare.push(buffer);
         continue;
       }
-      packed.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
-      viewTags[count] = parsed.viewTag;
-      indices[count] = index;
-      count++;
-    }
-    const per = Math.ceil(count / size);
-    const jobs: Promise<ScanWorkerResponse>[] = [];
-    for (let w = 0, from = 0; from < count; w++, from += per) {
-      const to = Math.min(count, from + per);
-      const ciphertexts = packed.slice(from * CIPHERTEXT_BYTES, to * CIPHERTEXT_BYTES).buffer;
       const job = nextJob++;
-      jobs.push(
-        channels[w]!.request(
-          job,
-          { type: 'scan', job, ciphertexts, viewTags: viewTags.slice(from, to), indices: indices.slice(from, to) },
-          [ciphertexts],
-        ),
-      );
+      const answer = channels[w]!.request(
+        job,
+        { type: 'scan', job, ciphertexts: buffer, viewTags: viewTags.subarray(0, count), indices: indices.subarray(0, count) },
+        [buffer],
+      ).then(recycle);
+      queue.push(answer);
+      jobs.push(answer);
+      w = (w + 1) % size;
     }
     const results = await Promise.all(jobs);
     const discoveries: Discovery<A>[] = [];
@@ -178,12 +223,12 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         totalScanned: announcements.length,
         viewTagMatches,
         discoveries: discoveries.length,
-        malformed: n - count,
+        malformed: n - wellFormed,
         durationMs,
         rate: durationMs > 0 ? (announcements.length * 1000) / durationMs : 0,
       },
     };
   }
 
-  return { size, kernel: kernels[0]!, scan, close: () => channels.forEach((c) => c.worker.terminate()) };
+  return { size, kernel: kernels[0]!, scan, close: () => channels.forEach((c) => c.close()) };
 }

@@ -4,10 +4,12 @@
  *
  * Messages: `init` (keys and scanner options, once) → `ready`; `scan` (a packed slice of
  * announcements: ciphertexts back to back, their view tags, their indices in the caller's batch)
- * → `result` (discoveries by index, stats). Ciphertexts travel in one transferred ArrayBuffer.
+ * → `result` (discoveries by index, stats). Ciphertexts travel in one transferred ArrayBuffer,
+ * and the result hands that buffer back (transferred again by {@link connectScanWorker}) so the
+ * pool refills it instead of allocating fresh memory for every slice.
  * @module
  */
-import { WraithError } from './errors.ts';
+import { InvalidArgumentError, WraithError } from './errors.ts';
 import { createScanner, effectiveKernel, kernelByName, type CreateScannerOptions, type EffectiveKernel, type Scanner } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 
@@ -28,7 +30,14 @@ export type WorkerDiscovery = {
 
 export type ScanWorkerResponse =
   | { type: 'ready'; kernel: EffectiveKernel }
-  | { type: 'result'; job: number; discoveries: WorkerDiscovery[]; viewTagMatches: number }
+  | {
+      type: 'result';
+      job: number;
+      discoveries: WorkerDiscovery[];
+      viewTagMatches: number;
+      /** The request's ciphertext buffer, handed back for reuse. */
+      ciphertexts?: ArrayBuffer;
+    }
   | { type: 'error'; job?: number; code: string; message: string };
 
 /** A message handler for one worker; call it with each request and post back the response. */
@@ -47,6 +56,7 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
         job: request.job,
         viewTagMatches,
         discoveries: found.map(({ position, ...keys }) => ({ ...keys, index: request.indices[position]! })),
+        ciphertexts: request.ciphertexts,
       };
     } catch (error) {
       // Codes and messages of WraithError never carry key material (errors.ts).
@@ -54,9 +64,37 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
       return {
         type: 'error',
         ...(request.type === 'scan' ? { job: request.job } : {}),
-        code: known ? error.code : 'INTERNAL_ERROR',
+        code: known ? error.code : 'SCAN_WORKER_FAILED',
         message: known ? error.message : 'scan worker failed',
       };
     }
   };
+}
+
+/** The messaging side of a worker: a Web Worker's `self`, or Node's `worker_threads` `parentPort`. */
+export type ScanWorkerScope = {
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  addEventListener?(type: 'message', listener: (event: { data: ScanWorkerRequest }) => void): void;
+  on?(event: 'message', listener: (data: ScanWorkerRequest) => void): void;
+};
+
+/**
+ * Serve scan requests on a worker's message port: what a scan worker script does. Results
+ * transfer the ciphertext buffer back to the pool instead of copying it.
+ *
+ * @example
+ * // Node, a worker_threads script:
+ * import { parentPort } from 'node:worker_threads';
+ * import { connectScanWorker } from '@wraith-pq/sdk/scan';
+ * connectScanWorker(parentPort);
+ */
+export function connectScanWorker(scope: ScanWorkerScope): void {
+  const handle = createScanWorkerHandler();
+  const reply = (request: ScanWorkerRequest) => {
+    const response = handle(request);
+    scope.postMessage(response, response.type === 'result' && response.ciphertexts ? [response.ciphertexts] : []);
+  };
+  if (typeof scope.addEventListener === 'function') scope.addEventListener('message', (event) => reply(event.data));
+  else if (typeof scope.on === 'function') scope.on('message', reply);
+  else throw new InvalidArgumentError('scope', 'must be a Web Worker scope or a worker_threads parentPort');
 }

@@ -12,7 +12,13 @@ export * from './scan-pool.ts';
 export * from './scan-kernel.ts';
 export * from './scan-kernel-typescript.ts';
 export { wasmKernel, wasmKernelAvailable } from './scan-kernel-wasm.ts';
-export { createScanWorkerHandler, type ScanWorkerRequest, type ScanWorkerResponse } from './scan-worker-protocol.ts';
+export {
+  createScanWorkerHandler,
+  connectScanWorker,
+  type ScanWorkerRequest,
+  type ScanWorkerResponse,
+  type ScanWorkerScope,
+} from './scan-worker-protocol.ts';
 export {
   decodeAnnouncementPage,
   ANNOUNCEMENT_PAGE_MEDIA_TYPE,

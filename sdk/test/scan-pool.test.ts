@@ -6,12 +6,15 @@ import {
   createStealthPayment,
   generateKeys,
   KeyMismatchError,
+  type Announcement,
   type AnnouncementRecord,
   type Discovery,
   type ScanPool,
   scanRegistry,
   arrayPageSource,
+  WraithError,
 } from '../src/index.ts';
+import { Worker } from 'node:worker_threads';
 import { nodeScanWorkerSpawner } from '../../tests/helpers/scan-worker-node.ts';
 
 const keys = generateKeys();
@@ -74,6 +77,57 @@ describe('scan worker pool (Node worker_threads)', () => {
       return out;
     };
     expect(await summarize({ pool })).toEqual(await summarize({}));
+  });
+
+  it('splits a large batch into slices across the workers and still matches one thread, malformed rows included', async () => {
+    // 9,000 rows: several slices per worker, so the calling thread waits for workers to hand
+    // buffers back before it packs more.
+    const large: (AnnouncementRecord | Announcement)[] = Array.from({ length: 9000 }, (_, i) => {
+      const c = crypto.getRandomValues(new Uint8Array(1088));
+      return { id: i, ephemeralKey: c, viewTag: c[0]! };
+    });
+    for (const at of [0, 2047, 2048, 4095, 6000, 8999]) {
+      const p = createStealthPayment(keys.metaAddress);
+      large[at] = { id: at, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
+    }
+    large[2049] = { id: 2049, ephemeralKey: new Uint8Array(1088), viewTag: 0 }; // all zero
+    large[7000] = { id: 7000, ephemeralKey: new Uint8Array(12), viewTag: 0 }; // too short
+    const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: 2 });
+    pools.push(pool);
+    const single = createScanner(keys).scan(large);
+    for (let round = 0; round < 2; round++) {
+      const parallel = await pool.scan(large); // the second round refills buffers the workers handed back
+      expect(parallel.discoveries.map((d) => d.index)).toEqual([0, 2047, 2048, 4095, 6000, 8999]);
+      expect(parallel.discoveries.map((d) => bytesToHex(d.stealthSecretKey!))).toEqual(single.discoveries.map((d) => bytesToHex(d.stealthSecretKey!)));
+      expect(parallel.stats).toMatchObject({ totalScanned: 9000, malformed: 2, discoveries: 6, viewTagMatches: single.stats.viewTagMatches });
+    }
+  });
+
+  it('rejects a scan that is running when the pool is closed, and every later scan, instead of waiting forever', async () => {
+    const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: 2 });
+    const running = pool.scan(rows);
+    pool.close();
+    await expect(running).rejects.toMatchObject({ code: 'SCAN_WORKER_FAILED' });
+    await expect(pool.scan(rows)).rejects.toMatchObject({ code: 'SCAN_WORKER_FAILED' });
+  });
+
+  it('rejects with SCAN_WORKER_FAILED when a worker crashes, without repeating what the worker said', async () => {
+    const crashing = () =>
+      new Worker(
+        `const { parentPort } = require('node:worker_threads');
+         parentPort.on('message', (m) => {
+           if (m.type === 'init') parentPort.postMessage({ type: 'ready', kernel: 'wasm' });
+           else throw new Error('secret detail from inside the worker');
+         });`,
+        { eval: true },
+      );
+    const pool = await createScanPool(keys, { spawn: crashing, size: 1 });
+    pools.push(pool);
+    const error = await pool.scan(rows).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WraithError);
+    expect(error).toMatchObject({ code: 'SCAN_WORKER_FAILED' });
+    expect(String((error as Error).message)).not.toContain('secret detail');
+    await expect(pool.scan(rows)).rejects.toMatchObject({ code: 'SCAN_WORKER_FAILED' });
   });
 
   it('refuses mismatched keys before starting any worker', async () => {

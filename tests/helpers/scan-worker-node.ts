@@ -1,6 +1,6 @@
 /**
  * A Node `worker_threads` scan worker for the SDK's pool: the SDK ships the message handler
- * (createScanWorkerHandler) and no Node built-in, so this wires it to `parentPort`. The handler
+ * (connectScanWorker) and no Node built-in, so this wires it to `parentPort`. The handler
  * module is bundled once with esbuild into a temporary ES module.
  */
 import { build } from 'esbuild';
@@ -34,9 +34,6 @@ export async function nodeScanWorkerSpawner(): Promise<() => Worker> {
   const url = await bundleHandler();
   const code = `
     const { parentPort } = require('node:worker_threads');
-    import(${JSON.stringify(url)}).then(({ createScanWorkerHandler }) => {
-      const handle = createScanWorkerHandler();
-      parentPort.on('message', (message) => parentPort.postMessage(handle(message)));
-    });`;
+    import(${JSON.stringify(url)}).then(({ connectScanWorker }) => connectScanWorker(parentPort));`;
   return () => new Worker(code, { eval: true });
 }
