@@ -1,7 +1,8 @@
 /**
  * Streaming scan of a whole registry: an async generator of batches that carries resume state,
  * so an app can show progress, cancel, and continue later from a saved cursor. Memory stays
- * bounded by one page whatever the registry size: pages are scanned and dropped.
+ * bounded by two pages whatever the registry size: the next page is fetched while one is
+ * scanned, and pages are dropped once scanned.
  *
  * The source yields pages of announcements in id order, starting after a given id (the
  * registry's `after_id` cursor pagination). The cursor of a batch is the id of its last
@@ -76,22 +77,48 @@ export async function* scanRegistry<A extends AnnouncementInput>(
   const started = performance.now();
   const progress: ScanProgress = { scanned: 0, discoveries: 0, cursor: fromCursor, rate: 0 };
   signal?.throwIfAborted();
-  for await (const page of source({ afterId: fromCursor, ...(signal ? { signal } : {}) })) {
-    signal?.throwIfAborted();
-    // A source that ignores afterId (e.g. a plain array of pages) must not rescan what was done.
-    const fresh = page.filter((a) => (idOf(a) ?? Number.POSITIVE_INFINITY) > progress.cursor);
-    if (fresh.length === 0) continue;
-    const { discoveries, stats } = await scan(fresh);
-    const lastId = idOf(fresh[fresh.length - 1]!);
-    if (lastId !== undefined) progress.cursor = lastId;
-    progress.scanned += stats.totalScanned;
-    progress.discoveries += discoveries.length;
-    const elapsed = performance.now() - started;
-    progress.rate = elapsed > 0 ? (progress.scanned * 1000) / elapsed : 0;
-    onProgress?.({ ...progress });
-    yield { discoveries, scanned: stats.totalScanned, cursor: progress.cursor, progress: { ...progress } };
+  const pages = iteratePages(source({ afterId: fromCursor, ...(signal ? { signal } : {}) }));
+  try {
+    // The next page is requested before this one is scanned, so fetching (network, server)
+    // overlaps scanning: two pages are held at most.
+    let ahead = pages.next();
+    for (;;) {
+      const { value: page, done } = await ahead;
+      if (done) break;
+      signal?.throwIfAborted();
+      ahead = pages.next();
+      ahead.catch(() => undefined); // awaited on the next turn, or dropped when the scan stops
+      // A source that ignores afterId (e.g. a plain array of pages) must not rescan what was done.
+      const fresh = page.filter((a) => (idOf(a) ?? Number.POSITIVE_INFINITY) > progress.cursor);
+      if (fresh.length === 0) continue;
+      const { discoveries, stats } = await scan(fresh);
+      const lastId = idOf(fresh[fresh.length - 1]!);
+      if (lastId !== undefined) progress.cursor = lastId;
+      progress.scanned += stats.totalScanned;
+      progress.discoveries += discoveries.length;
+      const elapsed = performance.now() - started;
+      progress.rate = elapsed > 0 ? (progress.scanned * 1000) / elapsed : 0;
+      onProgress?.({ ...progress });
+      yield { discoveries, scanned: stats.totalScanned, cursor: progress.cursor, progress: { ...progress } };
+    }
+  } finally {
+    // Stopped early (break, error, abort): let the source release what it holds.
+    void pages.return?.(undefined)?.catch(() => undefined);
   }
   return { ...progress };
+}
+
+/** One async iterator over a sync or async iterable of pages. */
+function iteratePages<A>(pages: AsyncIterable<A[]> | Iterable<A[]>): AsyncIterator<A[]> {
+  if (typeof (pages as AsyncIterable<A[]>)[Symbol.asyncIterator] === 'function') return (pages as AsyncIterable<A[]>)[Symbol.asyncIterator]();
+  if (typeof (pages as Iterable<A[]>)[Symbol.iterator] === 'function') {
+    const iterator = (pages as Iterable<A[]>)[Symbol.iterator]();
+    return {
+      next: async () => iterator.next(),
+      return: async (value?: unknown) => iterator.return?.(value) ?? { done: true, value: undefined },
+    };
+  }
+  throw new InvalidArgumentError('source', 'must return an iterable of pages');
 }
 
 /** A page source over an in-memory list (ascending ids), `pageSize` rows a page. */

@@ -80,6 +80,52 @@ describe('scanRegistry', () => {
     expect(batches[0]!.discoveries.map((d) => d.announcement.id)).toEqual([1200]);
   });
 
+  it('asks the source for the next page while it scans the current one', async () => {
+    const events: string[] = [];
+    const source: RegistryPageSource<AnnouncementRecord> = async function* () {
+      for (let page = 0; page < 3; page++) {
+        events.push(`fetch ${page + 1}`);
+        yield registry.slice(page * 100, (page + 1) * 100);
+      }
+    };
+    for await (const batch of scanRegistry(source, keys)) events.push(`batch ending at ${batch.cursor}`);
+    expect(events).toEqual(['fetch 1', 'fetch 2', 'batch ending at 100', 'fetch 3', 'batch ending at 200', 'batch ending at 300']);
+  });
+
+  it('closes the source when the caller stops early, and a failing read-ahead is not an unhandled rejection', async () => {
+    let closed = false;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const source: RegistryPageSource<AnnouncementRecord> = async function* () {
+        try {
+          yield registry.slice(0, 100);
+          throw new Error('network down'); // the read-ahead of page 2
+        } finally {
+          closed = true;
+        }
+      };
+      for await (const batch of scanRegistry(source, keys)) {
+        expect(batch.cursor).toBe(100);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(closed).toBe(true);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('throws the source\'s error when the caller keeps reading', async () => {
+    const source: RegistryPageSource<AnnouncementRecord> = async function* () {
+      yield registry.slice(0, 100);
+      throw new Error('network down');
+    };
+    await expect(collect(scanRegistry(source, keys))).rejects.toThrow('network down');
+  });
+
   it('refuses a negative or fractional cursor before scanning', async () => {
     await expect(collect(scanRegistry(arrayPageSource(registry), keys, { fromCursor: -1 }))).rejects.toThrow(/fromCursor/);
     await expect(collect(scanRegistry(arrayPageSource(registry), keys, { fromCursor: 1.5 }))).rejects.toThrow(/fromCursor/);
