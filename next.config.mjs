@@ -49,7 +49,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   transpilePackages: ['@wraith-pq/sdk'],
-  serverExternalPackages: ['@libsql/client'],
+  serverExternalPackages: ['@libsql/client', 'libsql'],
   async headers() {
     // Every path except the API (/api/..., /health), which sets its own headers.
     return [

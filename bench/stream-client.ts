@@ -1,6 +1,7 @@
 /**
  * The client half of bench/stream.ts, in a fresh process so its peak RSS is the scanner's alone:
- * reads {url, keys} on stdin, streams every binary page into scanRegistry on a 2-thread pool,
+ * reads {url, keys} on stdin, streams every binary page into scanRegistry on a pool of 2 workers
+ * (STREAM_WORKERS sets another size),
  * prints one JSON line {seconds, scanned, peakRss, found}.
  */
 import os from 'node:os';
@@ -13,7 +14,7 @@ for await (const chunk of process.stdin) input += chunk;
 const { url, keys: hex } = JSON.parse(input) as { url: string; keys: Record<string, string> };
 const keys = { viewingSecretKey: hexToBytes(hex.viewingSecretKey!), spendingPublicKey: hexToBytes(hex.spendingPublicKey!), spendingSecretKey: hexToBytes(hex.spendingSecretKey!) };
 
-const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: Math.min(2, os.cpus().length) });
+const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: Number(process.env.STREAM_WORKERS ?? Math.min(2, os.cpus().length)) });
 try {
   const source: RegistryPageSource<RegistryAnnouncement> = async function* ({ afterId, signal }) {
     let cursor = afterId;

@@ -29,10 +29,18 @@
  *   then `USE TEMP B-TREE FOR ORDER BY`
  * - totals and stats: `COVERING INDEX` scans/searches, never the table rows.
  * `offset` is walked row by row, as in any SQL database; clients page deep with `afterId`.
+ *
+ * Cursor walks (`countTotal: false`: binary pages and server-side scans, a million rows one
+ * page after another) read through a second, read-only use of the same file with the driver's
+ * own `libsql` Database: statements prepared once and rows as arrays. The client rebuilds every
+ * row as an object with a property per column and prepares each statement anew, which cost as
+ * much as SQLite's own work (half of a 1,000-row page). WAL lets the reader see every committed,
+ * so every acknowledged, publish.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createClient, LibsqlError, type Client, type InValue, type Row } from '@libsql/client';
+import Database from 'libsql';
 import { resolvePage, resolveSelection } from './list-query.ts';
 import { migrate } from './sqlite-schema.ts';
 import {
@@ -93,7 +101,43 @@ export async function createSqliteStore(url: string): Promise<RegistryStore> {
       cause: error,
     });
   }
-  return new SqliteStore(client, kind);
+  const path = kind === 'sqlite' ? sqliteFilePath(url) : undefined;
+  let reader: CursorReader | undefined;
+  try {
+    reader = path === undefined ? undefined : new CursorReader(path);
+  } catch (error) {
+    client.close();
+    throw new StoreUnavailableError(`Cannot open the ${kind} registry at "${where}" for reading (${errorCode(error)}).`, {
+      cause: error,
+    });
+  }
+  return new SqliteStore(client, kind, reader);
+}
+
+/** The read-only connection for cursor walks (see "Cursor walks" above). */
+class CursorReader {
+  readonly #db: InstanceType<typeof Database>;
+  readonly #statements = new Map<string, { all(...args: unknown[]): unknown[] }>();
+
+  constructor(path: string) {
+    this.#db = new Database(path, { readonly: true, fileMustExist: true });
+    this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+
+  /** Rows as arrays of column values, in the statement's column order. */
+  all(sql: string, args: InValue[]): unknown[][] {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare<unknown[]>(sql).raw(true);
+      this.#statements.set(sql, statement);
+    }
+    return statement.all(...args) as unknown[][];
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.open) this.#db.close();
+  }
 }
 
 function ensureParentDirectory(url: string, where: string): void {
@@ -109,10 +153,12 @@ function ensureParentDirectory(url: string, where: string): void {
 
 class SqliteStore implements RegistryStore {
   readonly #client: Client;
+  readonly #reader: CursorReader | undefined;
   readonly kind: SqliteKind;
 
-  constructor(client: Client, kind: SqliteKind) {
+  constructor(client: Client, kind: SqliteKind, reader: CursorReader | undefined) {
     this.#client = client;
+    this.#reader = reader;
     this.kind = kind;
   }
 
@@ -177,6 +223,11 @@ class SqliteStore implements RegistryStore {
       args: [...args, page.afterId ?? 0, page.limit, page.offset],
     };
     if (options.countTotal === false) {
+      const reader = this.#reader;
+      if (reader !== undefined) {
+        const rows = await this.#run('list announcements', async () => reader.all(pageStatement.sql, pageStatement.args));
+        return { announcements: rows.map(readAnnouncementColumns), total: -1 };
+      }
       const listed = await this.#run('list announcements', () => this.#client.execute(pageStatement));
       return { announcements: listed.rows.map(readAnnouncement), total: -1 };
     }
@@ -226,6 +277,7 @@ class SqliteStore implements RegistryStore {
   }
 
   async close(): Promise<void> {
+    this.#reader?.close();
     this.#client.close();
   }
 
@@ -270,22 +322,50 @@ function readAnnouncement(row: Row): StoredAnnouncement {
   };
 }
 
+/** A row of the cursor reader, columns in the order of COLUMNS. */
+function readAnnouncementColumns(row: unknown[]): StoredAnnouncement {
+  const [id, ephemeralKey, viewTag, timestamp, channelId, txHash, amount, chain] = row;
+  return {
+    id: integerValue(id, 'id'),
+    ephemeralKey: bytesValue(ephemeralKey, 'ephemeral_key'),
+    viewTag: integerValue(viewTag, 'view_tag'),
+    timestamp: integerValue(timestamp, 'timestamp'),
+    channelId: channelId === null ? null : bytesValue(channelId, 'channel_id'),
+    txHash: textValue(txHash, 'tx_hash'),
+    amount: amount === null ? null : textValue(amount, 'amount'),
+    chain: chain === null ? null : textValue(chain, 'chain'),
+  };
+}
+
 function readInteger(row: Row | undefined, column: string): number {
-  const value = row?.[column];
+  return integerValue(row?.[column], column);
+}
+
+function readBytes(row: Row, column: string): Uint8Array {
+  return bytesValue(row[column], column);
+}
+
+function readText(row: Row, column: string): string {
+  return textValue(row[column], column);
+}
+
+function integerValue(value: unknown, column: string): number {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
   if (typeof value === 'bigint' && value >= 0n && value <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(value);
   throw unexpectedColumn(column);
 }
 
-/** libSQL returns BLOBs as ArrayBuffer; the store's contract is Uint8Array. */
-function readBytes(row: Row, column: string): Uint8Array {
-  const value = row[column];
+/**
+ * The client returns BLOBs as ArrayBuffer, the cursor reader as Node Buffers; the store's
+ * contract is a plain Uint8Array.
+ */
+function bytesValue(value: unknown, column: string): Uint8Array {
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (value instanceof Uint8Array) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   throw unexpectedColumn(column);
 }
 
-function readText(row: Row, column: string): string {
-  const value = row[column];
+function textValue(value: unknown, column: string): string {
   if (typeof value === 'string') return value;
   throw unexpectedColumn(column);
 }
