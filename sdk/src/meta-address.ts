@@ -81,7 +81,7 @@ export function decodeMetaAddress(input: BytesInput | MetaAddress): MetaAddress 
     throw new InvalidMetaAddressError(`expected ${META_ADDRESS_BYTES} bytes, got ${bytes.length}`);
   }
   if (bytes[0] !== META_ADDRESS_VERSION) {
-    throw new InvalidMetaAddressError(`unknown version byte ${bytes[0]} (expected 2)`);
+    throw new InvalidMetaAddressError('unknown version byte (expected 2)');
   }
   const spendingPublicKey = bytes.slice(1, 1 + SPENDING_PUBLIC_KEY_BYTES);
   const viewingPublicKey = bytes.slice(1 + SPENDING_PUBLIC_KEY_BYTES);

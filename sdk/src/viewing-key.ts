@@ -47,11 +47,25 @@ export function hasCanonicalCoefficients(ek: Uint8Array): boolean {
   return true;
 }
 
-/** Validate an encapsulation key: 1184 bytes and the modulus check. */
+/**
+ * Whether `t_hat` is all zero. Such a key passes the FIPS 203 checks, but encapsulation to it
+ * hides nothing: `v = Compress(e2 + Decompress(m))` carries the message `m` in the clear, so
+ * anyone recovers `K` and links the payment to the recipient (the sender's noise alone does not
+ * mask it). A real key generation never yields it; it is refused like any malformed key.
+ */
+function hasZeroTHat(ek: Uint8Array): boolean {
+  for (let i = 0; i < T_HAT_BYTES; i++) if (ek[i] !== 0) return false;
+  return true;
+}
+
+/** Validate an encapsulation key: 1184 bytes, the modulus check, and not a zero `t_hat`. */
 export function parseViewingPublicKey(input: BytesInput, field = 'viewing_pk'): Uint8Array {
   const ek = toBytes(input, field, VIEWING_PUBLIC_KEY_BYTES);
   if (!hasCanonicalCoefficients(ek)) {
     throw new InvalidKeyError(field, 'an ML-KEM coefficient is not below 3329 (FIPS 203 modulus check)');
+  }
+  if (hasZeroTHat(ek)) {
+    throw new InvalidKeyError(field, 'the ML-KEM key is all zero (t_hat = 0): payments to it could be read by anyone');
   }
   return ek;
 }
@@ -70,6 +84,7 @@ export function parseViewingSecretKey(input: BytesInput, field = 'viewing_sk'): 
   if (!hasCanonicalCoefficients(ek)) {
     throw new InvalidKeyError(field, 'the embedded encapsulation key fails the FIPS 203 modulus check');
   }
+  if (hasZeroTHat(ek)) throw new InvalidKeyError(field, 'the embedded encapsulation key is all zero (t_hat = 0)');
   return { dk, dkPke: dk.subarray(0, 1152), ek, ekHash, z: dk.subarray(2368, 2400) };
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha3_256, sha3_512 } from '@noble/hashes/sha3.js';
+import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import {
   bytesToHex,
   createScanner,
@@ -49,6 +51,11 @@ function withFirstCoefficient(value: number): string {
   return bytesToHex(ek);
 }
 
+/** The real key's ek with t_hat zeroed and rho kept: passes the FIPS 203 modulus check. */
+const zeroTHat = keys.viewingPublicKey.slice();
+zeroTHat.fill(0, 0, 1152);
+const zeroTHatHex = bytesToHex(zeroTHat);
+
 function expectError(call: () => unknown, type: new (...args: never[]) => WraithError, code: WraithErrorCode, secret?: string) {
   let caught: unknown;
   try {
@@ -86,6 +93,7 @@ describe('meta-address decoding refuses every malformed input with a typed error
     ['an all-zero spending key', withSpendingKey('00'.repeat(33))],
     ['an ML-KEM coefficient equal to 3329', metaHex.slice(0, 68) + withFirstCoefficient(3329)],
     ['an ML-KEM coefficient of 4095', metaHex.slice(0, 68) + withFirstCoefficient(4095)],
+    ['an all-zero ML-KEM key (t_hat = 0, rho kept)', metaHex.slice(0, 68) + zeroTHatHex],
     ['an st: URI with bad hex', 'st:eth:0xzz'],
     ['an st: URI with no chain', 'st::0x' + metaHex],
   ];
@@ -93,6 +101,26 @@ describe('meta-address decoding refuses every malformed input with a typed error
   it.each(cases)('%s', (_name, input) => {
     expectError(() => decodeMetaAddress(input), InvalidMetaAddressError, 'INVALID_META_ADDRESS');
     expectError(() => createStealthPayment(input), InvalidMetaAddressError, 'INVALID_META_ADDRESS');
+  });
+
+  it('refuses t_hat = 0 because anyone could read the shared secret of a payment to it', () => {
+    // Why it matters: with t_hat = 0, v = Compress_4(e2 + Decompress_1(m)) carries m in the
+    // clear, so an observer recovers K = SHA3-512(m || H(ek))[0..32] from the ciphertext alone.
+    const { cipherText, sharedSecret } = ml_kem768.encapsulate(zeroTHat);
+    const m = new Uint8Array(32);
+    for (let i = 0; i < 256; i++) {
+      const nibble = (cipherText[960 + (i >> 1)]! >> ((i & 1) * 4)) & 0x0f;
+      const v = Math.round((nibble * 3329) / 16);
+      if (v > 832 && v < 2497) m[i >> 3]! |= 1 << (i & 7);
+    }
+    const recovered = sha3_512(new Uint8Array([...m, ...sha3_256(zeroTHat)])).slice(0, 32);
+    expect(bytesToHex(recovered)).toBe(bytesToHex(sharedSecret));
+    expectError(() => createStealthPayment(metaHex.slice(0, 68) + zeroTHatHex), InvalidMetaAddressError, 'INVALID_META_ADDRESS');
+    expectError(
+      () => encodeMetaAddress({ spendingPublicKey: keys.spendingPublicKey, viewingPublicKey: zeroTHat }),
+      InvalidKeyError,
+      'INVALID_KEY',
+    );
   });
 
   it('accepts the boundary coefficient 3328', () => {
@@ -163,11 +191,15 @@ describe('key inputs are checked and never echoed', () => {
   const viewingHex = bytesToHex(keys.viewingSecretKey);
   const corrupted = keys.viewingSecretKey.slice();
   corrupted[1500]! ^= 1; // inside the embedded ek: its hash no longer matches
+  const weak = keys.viewingSecretKey.slice(); // embedded ek with t_hat = 0 and a matching H(ek)
+  weak.set(zeroTHat, 1152);
+  weak.set(sha3_256(zeroTHat), 2336);
 
   it.each([
     ['a viewing secret key one byte short', { ...keys, viewingSecretKey: viewingHex.slice(2) }, InvalidHexError, 'INVALID_HEX'],
     ['an all-zero viewing secret key', { ...keys, viewingSecretKey: new Uint8Array(2400) }, InvalidKeyError, 'INVALID_KEY'],
     ['a corrupted viewing secret key', { ...keys, viewingSecretKey: corrupted }, InvalidKeyError, 'INVALID_KEY'],
+    ['a viewing secret key whose ek has t_hat = 0', { viewingSecretKey: weak, spendingPublicKey: keys.spendingPublicKey }, InvalidKeyError, 'INVALID_KEY'],
     ['an all-zero spending public key', { ...keys, spendingPublicKey: new Uint8Array(33) }, InvalidKeyError, 'INVALID_KEY'],
     ['a spending secret of another identity', { ...keys, spendingSecretKey: generateKeys().spendingSecretKey }, KeyMismatchError, 'KEY_MISMATCH'],
     ['a viewing public key of another identity', { ...keys, viewingPublicKey: generateKeys().viewingPublicKey }, KeyMismatchError, 'KEY_MISMATCH'],

@@ -80,6 +80,7 @@ describe('POST /api/v1/stealth/create', () => {
     ['an unknown version byte', () => `03${keys.meta_address.slice(2)}`],
     ['a spending key that is not a curve point', () => `0205${'ff'.repeat(32)}${keys.meta_address.slice(68)}`],
     ['a viewing key with a coefficient out of range', () => `${keys.meta_address.slice(0, 68)}ffff${keys.meta_address.slice(72)}`],
+    ['a viewing key that is all zero (t_hat = 0)', () => `${keys.meta_address.slice(0, 68)}${'00'.repeat(1152)}${keys.meta_address.slice(68 + 2304)}`],
     ['empty', ''],
   ])('refuses a meta-address that is %s with 400 INVALID_META_ADDRESS', async (_, value) => {
     const response = await create({ meta_address: typeof value === 'function' ? value() : value });
