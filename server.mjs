@@ -96,9 +96,10 @@ function setPeer(req) {
   }
 }
 
+/** Paths answered by the API's route handlers (app/api, app/health), unknown ones included. */
 function isApiPath(url) {
   const path = (url ?? '/').split('?')[0];
-  return path === '/health' || path === '/api/v1' || path.startsWith('/api/v1/');
+  return path === '/health' || path.startsWith('/health/') || path === '/api' || path.startsWith('/api/');
 }
 
 /** API paths whose percent-encoding Next.js cannot decode (it would answer a plain-text 500). */
@@ -120,15 +121,29 @@ function sendError(req, res, status, code, message, headers = {}) {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
+    // The API's headers (lib/http/security-headers.ts, lib/http/cors.ts), repeated here because
+    // this file is not compiled.
     'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
+    'Permissions-Policy': 'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    ...corsHeaders(req.headers.origin),
     'x-request-id': requestId,
     ...headers,
   });
-  res.end(JSON.stringify({ error: { code, message } }));
+  res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ error: { code, message } }));
   log('info', 'request', { request_id: requestId, method: req.method, route: null, status, duration_ms: 0, error_code: code });
+}
+
+/** CORS headers of an answer (ALLOWED_ORIGINS, validated at start-up by lib/config.ts). */
+function corsHeaders(origin) {
+  const setting = (process.env.ALLOWED_ORIGINS ?? '*').trim() || '*';
+  const origins = setting.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
+  const allowed = origins.includes('*') ? '*' : origins;
+  if (typeof origin !== 'string' || (allowed !== '*' && !allowed.includes(origin.toLowerCase()))) return { Vary: 'Origin' };
+  return { Vary: 'Origin', 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'x-request-id, retry-after' };
 }
 
 const server = createServer((req, res) => {
@@ -152,8 +167,7 @@ const server = createServer((req, res) => {
   handle(req, res).catch((error) => {
     log('error', 'unhandled error in request handler', { error_name: error?.name, error_message: String(error?.message ?? error) });
     if (!res.headersSent) {
-      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' } }));
+      sendError(req, res, 500, 'INTERNAL_ERROR', 'Internal server error.');
     } else {
       res.destroy();
     }

@@ -82,7 +82,7 @@ export type RouteDefinition = {
   secretBearing?: boolean;
   /** `writes` (default): methods other than GET/HEAD/OPTIONS need `API_KEY` when set. */
   apiKey?: 'writes' | 'never';
-  /** Answer every method with 404 NOT_FOUND (the catch-all under /api/v1). */
+  /** Answer every method with 404 NOT_FOUND (the catch-alls under /api and /health). */
   notFound?: boolean;
 };
 
@@ -153,7 +153,7 @@ async function dispatch(
       });
     }
   }
-  if (route.notFound) throw new HttpError(404, 'NOT_FOUND', 'There is no such endpoint under /api/v1.');
+  if (route.notFound) throw new HttpError(404, 'NOT_FOUND', 'There is no such endpoint; the API is under /api/v1 (see /api/v1/openapi.json).');
   if (method === 'OPTIONS') return optionsResponse(request, config.allowedOrigins, allowed);
   const target = method === 'HEAD' ? route.methods.GET : route.methods[method];
   if (target === undefined) {

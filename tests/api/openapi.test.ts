@@ -17,7 +17,7 @@ import { call, configure, type Handler } from '../helpers/api.ts';
 const APP_DIR = fileURLToPath(new URL('../../app', import.meta.url));
 
 /** Route files that are not API operations: the catch-all 404s and the docs page itself. */
-const NOT_OPERATIONS = new Set(['api/v1/[...path]', 'api/v1', 'api-docs']);
+const NOT_OPERATIONS = new Set(['api/v1/[...path]', 'api/v1', 'api/[[...path]]', 'health/[...path]', 'api-docs']);
 
 function routeFiles(dir = APP_DIR): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -91,10 +91,27 @@ describe('requests the framework would otherwise answer', () => {
     expect(response.headers.get('x-request-id')).toBeTruthy();
   });
 
-  it('answers a method Next.js cannot route with JSON 405', async () => {
-    const response = await http(server, '/api/v1/registry/stats', { method: 'PROPFIND' });
+  it.each(['/api', '/api/foo', '/api/v2/registry/stats', '/health/x'])(
+    'answers %s, outside the API\'s endpoints, with a JSON 404 carrying the API\'s headers',
+    async (path) => {
+      const response = await http(server, path, { headers: { origin: 'https://wallet.example' } });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.json.error.code).toBe('NOT_FOUND');
+      expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    },
+  );
+
+  it('answers a method Next.js cannot route with JSON 405 carrying the API\'s headers', async () => {
+    const response = await http(server, '/api/v1/registry/stats', { method: 'PROPFIND', headers: { origin: 'https://wallet.example' } });
     expect(response.status).toBe(405);
     expect(response.json.error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(response.headers.get('permissions-policy')).toContain('camera=()');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
   });
 
   it('answers malformed percent-encoding in an API path with JSON 400', async () => {
