@@ -29,6 +29,30 @@ const LONG_HEX = /(?:0[xX])?[0-9a-fA-F]{40,}/g;
 const MAX_DEPTH = 6;
 const SEVERITY: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+/** Parameter names that suggest a secret even when they are not one of ours (`?token=`, `?password=`). */
+const SECRET_LIKE_NAME = /secret|token|passw|private|api_?key|_sk$|^sk$/i;
+
+/**
+ * A query string (without `?`) with the values of secret-looking parameters replaced: the
+ * API takes no secret in a query, but a client that puts one there must not get it logged.
+ */
+export function redactQuery(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 0) return pair;
+      let name = pair.slice(0, at);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // keep the raw name
+      }
+      return SECRET_FIELD_NAMES.has(name.toLowerCase()) || SECRET_LIKE_NAME.test(name) ? `${pair.slice(0, at)}=${REDACTED}` : pair;
+    })
+    .join('&');
+}
+
 /** Mask long hex runs in free text. */
 export function redactText(text: string): string {
   return text.replace(LONG_HEX, REDACTED);

@@ -27,7 +27,7 @@ import { checkDeclaredLength, readJsonBody } from './body.ts';
 import { clientKey } from './client-ip.ts';
 import { corsHeaders, optionsResponse } from './cors.ts';
 import { HttpError, isServerFault, toHttpError } from './errors.ts';
-import { logFault, logRequest } from './log.ts';
+import { logFault, logRequest, redactQuery } from './log.ts';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id.ts';
 import { API_SECURITY_HEADERS, NO_STORE } from './security-headers.ts';
 import { parseInput, queryObject } from './validation.ts';
@@ -202,6 +202,6 @@ function logLocation(route: RouteDefinition, request: Request): { query?: string
   }
   const location: { query?: string; path?: string } = {};
   if (route.notFound) location.path = url.pathname.slice(0, 256); // log.ts masks key-like hex in it
-  if (!route.secretBearing && url.search.length > 1) location.query = url.search.slice(1, 513);
+  if (!route.secretBearing && url.search.length > 1) location.query = redactQuery(url.search.slice(1, 513));
   return location;
 }

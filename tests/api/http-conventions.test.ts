@@ -232,6 +232,13 @@ describe('the request log', () => {
     for (const secret of [keys.viewing_sk.slice(0, 64), keys.spending_sk]) expect(log).not.toContain(secret);
   });
 
+  it('replaces the values of secret-looking query parameters of public reads, and keeps the rest', async () => {
+    const { log } = await captureLog(() => request('announcements', 'GET', { query: 'limit=3&api_key=hunter2-long&Token=abc123xyz&view_tag=9' }));
+    expect(log).toContain('limit=3&api_key=[redacted]&Token=[redacted]&view_tag=9');
+    expect(log).not.toContain('hunter2-long');
+    expect(log).not.toContain('abc123xyz');
+  });
+
   it('masks key-like hex in the path of unknown routes', async () => {
     const secret = 'cd'.repeat(32);
     const { log } = await captureLog(() => call404(`/api/v1/stealth/scan/${secret}`));
