@@ -234,6 +234,9 @@ const environmentSchema = z.object({
   ...yellowEnvironment,
 });
 
+/** Every variable the server reads (documented in .env.example; a test keeps the two in step). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(environmentSchema.shape);
+
 /**
  * Validate an environment (default `process.env`) into a {@link Config}.
  * @throws {ConfigError} listing every invalid variable, without its value.

@@ -3,7 +3,8 @@
  * stops the server with a message naming the variable and never quoting the value.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, loadConfig } from '../../lib/config.ts';
+import { readFileSync } from 'node:fs';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../lib/config.ts';
 import { boot } from '../../lib/server/boot.ts';
 import { configure } from '../helpers/api.ts';
 
@@ -111,6 +112,24 @@ describe('loadConfig', () => {
     ['PINNING_GATEWAY_URL', { PINNING_GATEWAY_TOKEN: 'token' }],
   ])('refuses half of the %s pair', (name, env) => {
     expect(problemsOf(env)[0]).toContain(name);
+  });
+});
+
+describe('the documentation of the configuration', () => {
+  const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+  const documented = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name!, value!] as const);
+
+  it('lists every variable the server reads in .env.example, and nothing it does not read', () => {
+    expect(documented.map(([name]) => name).sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it('gives values in .env.example that the server accepts, so copying it as .env works', () => {
+    expect(() => loadConfig(Object.fromEntries(documented))).not.toThrow();
+  });
+
+  it('explains in the README the settings an operator changes first and the ones for several instances', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of ['REGISTRY_URL', 'UPSTASH_REDIS_REST_URL', 'RATE_LIMIT_FAIL_OPEN', 'API_KEY', 'PINNING_JWT']) expect(readme).toContain(name);
   });
 });
 
