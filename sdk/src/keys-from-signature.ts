@@ -24,8 +24,15 @@ import { CURVE_ORDER } from './spending-key.ts';
 const DOMAIN = 'WRAITH_KEYS_FROM_SIGNATURE_V1';
 
 /**
- * Derive a recipient's keys from a 64-byte (`r || s`, EIP-2098 compact with the yParity bit
- * cleared) or 65-byte (`r || s || v`) secp256k1 signature.
+ * Derive a recipient's keys from a 65-byte (`r || s || v`) or 64-byte EIP-2098 compact
+ * (`r || yParityAndS`) secp256k1 signature. A 64-byte input is always read as EIP-2098: its top
+ * bit is yParity, so `s` must be low (EIP-2), as Ethereum wallets produce it.
+ *
+ * Caveat: the keys are only as stable as the wallet's signatures. Externally owned accounts
+ * sign deterministically (RFC 6979), so the same message gives the same keys on every device;
+ * contract wallets (ERC-1271 multisigs, smart accounts), MPC wallets and some hardware wallets
+ * may return a different valid signature each time, which gives different keys and makes
+ * earlier payments unfindable. For those, generate keys and keep them with `sealKeys`.
  *
  * @example
  * const signature = await wallet.signMessage('Wraith stealth keys v1 for 0xabc…');

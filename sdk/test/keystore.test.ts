@@ -150,6 +150,13 @@ describe('deriveKeysFromSignature', () => {
     expect(bytesToHex(a.metaAddress)).toBe(bytesToHex(b.metaAddress));
   });
 
+  it('reads a 64-byte signature as EIP-2098 compact, whose top bit is yParity, for either parity', () => {
+    const withParity = rs.slice();
+    withParity[32]! |= 0x80; // yParity = 1
+    expect(bytesToHex(deriveKeysFromSignature(withParity).metaAddress)).toBe(bytesToHex(deriveKeysFromSignature(rsv).metaAddress));
+    expect(bytesToHex(deriveKeysFromSignature(rs).metaAddress)).toBe(bytesToHex(deriveKeysFromSignature(rsv).metaAddress));
+  });
+
   it('gives the same keys for the malleable twin (r, n - s)', () => {
     const s = BigInt('0x' + bytesToHex(rs.subarray(32)));
     const twin = new Uint8Array([...rs.subarray(0, 32), ...hexToBytes((CURVE_ORDER - s).toString(16).padStart(64, '0')), 27]);
