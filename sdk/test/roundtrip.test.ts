@@ -154,6 +154,26 @@ describe('payments and scanning', () => {
     expect(() => scanAnnouncements(alice, rows, { mode: 'quick' as never })).toThrow(/mode/);
   });
 
+  it("mode 'constant' runs the re-encryption check on every well-formed announcement, 'fast' only on tag matches", () => {
+    const rows = Array.from({ length: 300 }, (_, i) => {
+      const p = createStealthPayment((i % 100 === 0 ? alice : generateKeys()).metaAddress);
+      return i === 7 ? { id: i, ephemeral_key: 'zz', view_tag: 0 } : { id: i, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
+    });
+    const counting = (calls: { n: number }): ScanKernelFactory => (key) => {
+      const inner = typescriptKernel(key);
+      return { candidate: (c, out) => inner.candidate(c, out), confirm: (c, k) => (calls.n++, inner.confirm(c, k)) };
+    };
+    const fastCalls = { n: 0 };
+    const constantCalls = { n: 0 };
+    const fast = createScanner(alice, { kernel: counting(fastCalls) }).scan(rows);
+    const constant = createScanner(alice, { kernel: counting(constantCalls), mode: 'constant' }).scan(rows);
+    expect(constantCalls.n).toBe(299); // every row but the malformed one
+    expect(fastCalls.n).toBe(fast.stats.viewTagMatches);
+    expect(fastCalls.n).toBeLessThan(20);
+    expect(constant.discoveries.map((d) => d.index)).toEqual([0, 100, 200]);
+    expect(fast.discoveries.map((d) => d.index)).toEqual([0, 100, 200]);
+  });
+
   it('a batch kernel sees every well-formed announcement once, in order, across chunk boundaries', () => {
     const mine = new Set([3, 64, 65, 127, 149]);
     const rows = Array.from({ length: 150 }, (_, i) => {

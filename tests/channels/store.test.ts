@@ -170,36 +170,3 @@ describe('token amounts', () => {
     expect(formatTokenAmount(units, decimals)).toBe(text);
   });
 });
-
-describe.each([
-  ['memory', async () => (await import('../../lib/registry/memory.ts')).createMemoryStore()],
-  ['sqlite', async () => createSqliteStore(`file:${directory}/registry-filter-${++files}.db`)],
-])('%s registry narrowed to announcements with a channel id', (_, openRegistry) => {
-  it('lists only those, with their total, for every selection and page', async () => {
-    const registry = await openRegistry();
-    onTestFinished(() => registry.close());
-    const channelIds: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const withChannel = i % 3 === 0;
-      const stored = await registry.publish({
-        ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)),
-        viewTag: i % 2,
-        txHash: `0x${i}`,
-        channelId: withChannel ? crypto.getRandomValues(new Uint8Array(32)) : null,
-        amount: null,
-        chain: null,
-      });
-      if (withChannel) channelIds.push(stored.id);
-    }
-    const all = await registry.list({ withChannelId: true }, { limit: 100 });
-    expect(all.announcements.map((a) => a.id)).toEqual(channelIds); // ids 1, 4, 7, 10
-    expect(all.total).toBe(4);
-    const page = await registry.list({ withChannelId: true }, { limit: 2, afterId: 1 });
-    expect(page.announcements.map((a) => a.id)).toEqual([4, 7]);
-    const evenTag = await registry.list({ withChannelId: true, viewTags: [0] }, { limit: 100 });
-    expect(evenTag).toMatchObject({ total: 2 });
-    expect(evenTag.announcements.map((a) => a.id)).toEqual([1, 7]);
-    const everything = await registry.list({}, { limit: 100 });
-    expect(everything.total).toBe(12);
-  });
-});

@@ -215,6 +215,23 @@ describe.each(STORES)('the %s registry store', (name, factory) => {
   });
 
   describe('listing', () => {
+    it('narrows any selection to announcements with a channel id (channel discover), with their total', async () => {
+      const { store } = await openFresh(factory);
+      await publishAll(
+        store,
+        Array.from({ length: 12 }, (_, i) => announcement({ viewTag: i % 2, channelId: i % 3 === 0 ? randomBytes(CHANNEL_ID_BYTES) : null })),
+      );
+      const all = await store.list({ withChannelId: true }, { limit: 100 });
+      expect(ids(all.announcements)).toEqual([1, 4, 7, 10]);
+      expect(all.total).toBe(4);
+      expect(ids((await store.list({ withChannelId: true }, { limit: 2, afterId: 1 })).announcements)).toEqual([4, 7]);
+      expect(ids((await store.list({ withChannelId: true }, { limit: 100, afterId: 4, countTotal: false })).announcements)).toEqual([7, 10]);
+      const evenTag = await store.list({ withChannelId: true, viewTags: [0] }, { limit: 100 });
+      expect(ids(evenTag.announcements)).toEqual([1, 7]);
+      expect(evenTag.total).toBe(2);
+      expect((await store.list({}, { limit: 100 })).total).toBe(12);
+    });
+
     it('lists a multi-tag selection in id order, not grouped by tag', async () => {
       const { store } = await openFresh(factory);
       await publishAll(store, [9, 3, 9, 7, 3, 9].map((viewTag) => announcement({ viewTag })));
