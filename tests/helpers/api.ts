@@ -7,17 +7,10 @@
  * asks otherwise. Vitest runs each file in its own process (pool: forks).
  */
 import { afterAll, vi } from 'vitest';
+import { CONFIG_VARIABLES } from '../../lib/config.ts';
 import { clearProcessSingleton } from '../../lib/server/singleton.ts';
 import { closeRegistry } from '../../lib/server/registry.ts';
 import { PEER_IP_HEADER } from '../../lib/http/client-ip.ts';
-
-/** Variables the server reads (lib/config.ts); `configure` resets all of them. */
-const SERVER_VARIABLES = [
-  'PORT', 'HOSTNAME', 'REGISTRY_URL', 'API_KEY', 'ALLOWED_ORIGINS', 'RATE_LIMIT_RPS', 'RATE_LIMIT_BURST',
-  'TRUST_PROXY', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'MAX_BODY_BYTES', 'ETH_RPC_URL',
-  'ENS_TEXT_KEY', 'SUI_RPC_URL', 'SUI_NETWORK', 'PINNING_JWT', 'PINNING_GATEWAY_URL', 'PINNING_GATEWAY_TOKEN',
-  'IPFS_CACHE_ENTRIES', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS',
-];
 
 /** Test defaults: an in-memory registry, no rate limit, no log noise. */
 export const TEST_ENV: Record<string, string> = { REGISTRY_URL: 'memory:', RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent' };
@@ -31,7 +24,7 @@ export async function resetServer(): Promise<void> {
 
 /** Set the server's environment to {@link TEST_ENV} plus `overrides`, and start afresh. */
 export async function configure(overrides: Record<string, string | undefined> = {}): Promise<void> {
-  for (const name of SERVER_VARIABLES) delete process.env[name];
+  for (const name of CONFIG_VARIABLES) delete process.env[name]; // every variable the server reads
   for (const [name, value] of Object.entries({ ...TEST_ENV, ...overrides })) {
     if (value !== undefined) process.env[name] = value;
   }

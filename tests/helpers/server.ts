@@ -9,15 +9,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../../lib/config.ts';
 
 export const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Settings read by the server; inherited values are dropped so each test states its own. */
-const SERVER_VARIABLES = [
-  'PORT', 'HOSTNAME', 'REGISTRY_URL', 'API_KEY', 'ALLOWED_ORIGINS', 'RATE_LIMIT_RPS', 'RATE_LIMIT_BURST',
-  'TRUST_PROXY', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'MAX_BODY_BYTES', 'LOG_LEVEL',
-  'SHUTDOWN_TIMEOUT_MS', 'NODE_ENV',
-];
 
 export function requireBuild(): void {
   if (!existsSync(join(PROJECT_DIR, '.next', 'BUILD_ID'))) {
@@ -78,7 +72,8 @@ export async function startServer({ env = {}, port, timeoutMs = 90_000 }: StartO
 /** Spawn the server without waiting (e.g. to watch it refuse a bad configuration). */
 export async function spawnServer(env: Record<string, string>, port: number): Promise<{ server: RunningServer }> {
   const inherited = { ...process.env };
-  for (const name of SERVER_VARIABLES) delete inherited[name];
+  // Settings read by the server: inherited values are dropped so each test states its own.
+  for (const name of [...CONFIG_VARIABLES, 'NODE_ENV']) delete inherited[name];
   const child = spawn(process.execPath, ['server.mjs'], {
     cwd: PROJECT_DIR,
     env: { ...inherited, NEXT_TELEMETRY_DISABLED: '1', HOSTNAME: '127.0.0.1', PORT: String(port), ...env },

@@ -1,6 +1,5 @@
 /**
- * Shared set-up of the IPFS and name tests: a fresh embedded store per configuration, the
- * variables this feature adds (tests/helpers/api.ts resets only the older ones), the route
+ * Shared set-up of the IPFS and name tests: a fresh embedded store per configuration, the route
  * handlers, and meta-addresses to publish.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,9 +31,6 @@ export function legacyMetaAddress(): Uint8Array {
   return bytes;
 }
 
-/** Variables added with the names/IPFS endpoints. */
-const FEATURE_VARIABLES = ['ENS_UNIVERSAL_RESOLVER', 'PINNING_API_URL', 'IPFS_STORE_DIR'];
-
 const storeDirs: string[] = [];
 afterAll(() => {
   for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
@@ -52,7 +48,6 @@ export function tempStoreDir(): string {
  * (unless IPFS_STORE_DIR is given) and an empty download cache.
  */
 export async function configureIpfs(overrides: Record<string, string | undefined> = {}): Promise<{ storeDir: string }> {
-  for (const name of FEATURE_VARIABLES) delete process.env[name];
   const storeDir = overrides.IPFS_STORE_DIR ?? tempStoreDir();
   await configure({ IPFS_STORE_DIR: storeDir, ...overrides });
   clearProcessSingleton('ipfsDownloadCache');
