@@ -2,8 +2,13 @@
  * Publishing a meta-address (INTERFACE.md 4.5): validate it (PROTOCOL.md section 3), store its
  * 1218 raw bytes — not hex text — with the pinning service when `PINNING_JWT` is set, else in
  * the embedded store, and answer the CID and the `ipfs://<cid>` record to write into a name.
+ *
+ * A pinned meta-address is also kept in the embedded store (1.2 KB), so this server resolves
+ * names pointing at it without a gateway, and before the content has spread through IPFS. The
+ * copy is best effort: the pin is what the client asked for, so a full disk only logs a warning.
  */
 import { decodeMetaAddress, formatIpfsTextRecord, type Cid } from '@wraith-pq/sdk';
+import { log } from '../http/log.ts';
 import { getConfig } from '../server/config.ts';
 import { LocalContentStore } from './local-store.ts';
 import { pinFileToIpfs } from './pinata.ts';
@@ -21,14 +26,21 @@ export type UploadedMetaAddress = { cid: string; text_record: string };
 export async function uploadMetaAddress(metaAddress: string, name: string | undefined): Promise<UploadedMetaAddress> {
   const { bytes } = decodeMetaAddress(metaAddress);
   const config = getConfig();
-  const cid: Cid =
-    config.pinningJwt === undefined
-      ? await new LocalContentStore(config.ipfsStoreDir).put(bytes)
-      : await pinFileToIpfs(bytes, {
-          apiUrl: config.pinningApiUrl,
-          jwt: config.pinningJwt,
-          name: name ?? DEFAULT_PIN_NAME,
-          timeoutMs: config.upstreamTimeoutMs,
-        });
+  const store = new LocalContentStore(config.ipfsStoreDir);
+  if (config.pinningJwt === undefined) {
+    const cid = await store.put(bytes);
+    return { cid: cid.toString(), text_record: formatIpfsTextRecord(cid) };
+  }
+  const cid: Cid = await pinFileToIpfs(bytes, {
+    apiUrl: config.pinningApiUrl,
+    jwt: config.pinningJwt,
+    name: name ?? DEFAULT_PIN_NAME,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+  try {
+    await store.put(bytes);
+  } catch {
+    log('warn', 'could not keep a copy of a pinned meta-address in the embedded store', { store: 'ipfs' });
+  }
   return { cid: cid.toString(), text_record: formatIpfsTextRecord(cid) };
 }

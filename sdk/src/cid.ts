@@ -109,6 +109,15 @@ export function cidForBytes(bytes: Uint8Array): Cid {
 }
 
 /**
+ * The CID `ipfs add` gives `bytes` with its defaults (CIDv0 `Qm…`): the dag-pb UnixFS file node
+ * of a single chunk (files up to the 256 KiB chunk size, so every meta-address). ENS tools often
+ * write this form into a content hash.
+ */
+export function dagPbCidForBytes(bytes: Uint8Array): Cid {
+  return CID.createV0(Digest.create(SHA2_256_CODE, sha256(singleChunkFileNode(bytes))));
+}
+
+/**
  * Check downloaded bytes against their CID and return the file content.
  *
  * - `raw` CID: the bytes must hash to the CID; they are the content.

@@ -112,6 +112,7 @@ export { SPENDING_PUBLIC_KEY_BYTES, SPENDING_SECRET_BYTES, CURVE_ORDER } from '.
 export {
   parseCid,
   cidForBytes,
+  dagPbCidForBytes,
   verifyCidBytes,
   formatIpfsTextRecord,
   encodeContenthash,

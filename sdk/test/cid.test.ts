@@ -17,6 +17,7 @@ import {
   RAW_CODEC,
   bytesToHex,
   cidForBytes,
+  dagPbCidForBytes,
   decodeContenthash,
   encodeContenthash,
   formatIpfsTextRecord,
@@ -100,6 +101,21 @@ describe('cidForBytes', () => {
     expect(cid.version).toBe(1);
     expect(cid.code).toBe(RAW_CODEC);
     expect(verifyCidBytes(cid, metaAddress)).toEqual(metaAddress);
+  });
+});
+
+describe('dagPbCidForBytes', () => {
+  it('gives the CIDv0 `ipfs add` gives the same bytes, empty file included', () => {
+    expect(dagPbCidForBytes(HELLO).toString()).toBe(HELLO_V0_CID);
+    expect(dagPbCidForBytes(new Uint8Array(0)).toString()).toBe('QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH');
+  });
+
+  it('gives a meta-address a dag-pb CID that its raw bytes verify against', () => {
+    const { metaAddress } = generateKeys();
+    const cid = dagPbCidForBytes(metaAddress);
+    expect(cid.toString()).toMatch(/^Qm/);
+    expect(verifyCidBytes(cid, metaAddress)).toEqual(metaAddress);
+    expect(() => verifyCidBytes(cid, generateKeys().metaAddress)).toThrow(ContentMismatchError);
   });
 });
 

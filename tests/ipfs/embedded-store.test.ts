@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bytesToHex, cidForBytes, formatMetaAddressUri, generateKeys, parseCid } from '@wraith-pq/sdk';
+import { bytesToHex, cidForBytes, dagPbCidForBytes, formatMetaAddressUri, generateKeys, parseCid } from '@wraith-pq/sdk';
 import { base36 } from 'multiformats/bases/base36';
 import { base58btc } from 'multiformats/bases/base58';
 import { CID } from 'multiformats/cid';
@@ -34,10 +34,13 @@ describe('POST /api/v1/ipfs/upload (embedded store)', () => {
     const meta = newMetaAddress();
     const { json } = await upload({ meta_address: meta.hex });
     const files = readdirSync(storeDir).filter((f) => !f.endsWith('.tmp'));
-    expect(files).toEqual([json.cid]);
-    const stored = new Uint8Array(readFileSync(join(storeDir, json.cid)));
-    expect(stored.length).toBe(1218);
-    expect(stored).toEqual(meta.bytes);
+    // Under its raw CID, and under the CID plain `ipfs add` gives it (the Qm… form, as CIDv1).
+    expect(files.sort()).toEqual([json.cid, dagPbCidForBytes(meta.bytes).toV1().toString()].sort());
+    for (const file of files) {
+      const stored = new Uint8Array(readFileSync(join(storeDir, file)));
+      expect(stored.length).toBe(1218);
+      expect(stored).toEqual(meta.bytes);
+    }
   });
 
   it.each([
@@ -57,7 +60,7 @@ describe('POST /api/v1/ipfs/upload (embedded store)', () => {
     const first = await upload({ meta_address: meta.hex, name: 'alice' });
     const second = await upload({ meta_address: meta.hex, name: 'alice again' });
     expect(second.json).toEqual(first.json);
-    expect(readdirSync(storeDir)).toHaveLength(1);
+    expect(readdirSync(storeDir)).toHaveLength(2); // the raw CID and the dag-pb CID, once each
   });
 
   it.each([
@@ -123,6 +126,16 @@ describe('GET /api/v1/ipfs/:cid (embedded store)', () => {
     expect(response.bytes).toEqual(meta.bytes);
   });
 
+  it('finds the content by the CIDv0 (dag-pb) `ipfs add` gives the same bytes, as ENS content hashes often hold', async () => {
+    const meta = newMetaAddress();
+    await upload({ meta_address: meta.hex });
+    const v0 = dagPbCidForBytes(meta.bytes).toString();
+    expect(v0).toMatch(/^Qm/);
+    const response = await download(v0);
+    expect(response.status).toBe(200);
+    expect(response.bytes).toEqual(meta.bytes);
+  });
+
   it('answers 404 NOT_FOUND for a valid CID nobody uploaded', async () => {
     const response = await download(cidForBytes(generateKeys().metaAddress).toString());
     expect(response.status).toBe(404);
@@ -132,7 +145,7 @@ describe('GET /api/v1/ipfs/:cid (embedded store)', () => {
   it.each([
     ['plain text', 'hello'],
     ['a truncated CID', 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2dev'],
-    ['a CID with a path after it', 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4/x'],
+    ['a CID with a path after it (one percent-encoded segment)', encodeURIComponent('bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4/x')],
     ['hex', 'ab'.repeat(34)],
     ['malformed percent-encoding', '%E0%A4%A'],
     ['a CID with an unsupported hash (identity)', CID.createV1(0x55, identity.digest(new Uint8Array(8))).toString()],

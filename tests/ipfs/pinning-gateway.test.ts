@@ -61,9 +61,23 @@ describe('upload with PINNING_JWT (Pinata pinFileToIPFS)', () => {
     expect(pinata.pinRequests[0]!.metadata).toEqual({ name: 'wraith-meta-address' });
   });
 
-  it('keeps nothing in the embedded store when the pinning service is used', async () => {
-    await upload({ meta_address: newMetaAddress().hex });
-    expect(readdirSync(storeDir)).toEqual([]);
+  it('keeps a copy in the embedded store, so this server resolves what it pinned without a gateway', async () => {
+    const meta = newMetaAddress();
+    const { json } = await upload({ meta_address: meta.hex });
+    expect(readdirSync(storeDir)).toContain(json.cid);
+    await configureIpfs({ PINNING_JWT: PINATA_JWT, IPFS_STORE_DIR: storeDir }); // no gateway
+    const response = await download(json.cid);
+    expect(response.status).toBe(200);
+    expect(response.bytes).toEqual(meta.bytes);
+    expect(pinata.gatewayRequests).toHaveLength(0);
+  });
+
+  it('still answers the pinned CID when the embedded store cannot be written', async () => {
+    const meta = newMetaAddress();
+    await configureIpfs({ ...PINNING, IPFS_STORE_DIR: '/dev/null/not-a-directory' });
+    const response = await upload({ meta_address: meta.hex });
+    expect(response.status).toBe(200);
+    expect(response.json.cid).toBe(cidForBytes(meta.bytes).toString());
   });
 
   it('sends uploads to PINNING_API_URL when it is set', async () => {
@@ -305,14 +319,16 @@ describe('CID download cache', () => {
     expect(pinata.gatewayRequests).toHaveLength(2);
   });
 
-  it('evicts the least recently used CID when full', async () => {
-    await configureIpfs({ ...PINNING, IPFS_CACHE_ENTRIES: '1' });
-    const a = await pinata.pin(newMetaAddress().bytes);
-    const b = await pinata.pin(newMetaAddress().bytes);
-    await download(a);
-    await download(b);
-    await download(a);
-    expect(pinata.gatewayRequests.map((r) => r.cid)).toEqual([a, b, a]);
+  it('evicts the least recently used CID when full, not the oldest', async () => {
+    await configureIpfs({ ...PINNING, IPFS_CACHE_ENTRIES: '2' });
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => pinata.pin(newMetaAddress().bytes)));
+    await download(a!); // fetched
+    await download(b!); // fetched
+    await download(a!); // cached: a is now more recent than b
+    await download(c!); // fetched, evicts b (least recently used), not a (oldest)
+    await download(a!); // still cached
+    await download(b!); // fetched again
+    expect(pinata.gatewayRequests.map((r) => r.cid)).toEqual([a, b, c, b]);
   });
 
   it('never caches substituted content: once the gateway behaves, the real bytes come through', async () => {

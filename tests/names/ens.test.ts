@@ -4,7 +4,7 @@
  * meta-address bytes in the embedded store (nothing else configured).
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { bytesToHex, cidForBytes, encodeContenthash, generateKeys } from '@wraith-pq/sdk';
+import { bytesToHex, cidForBytes, dagPbCidForBytes, encodeContenthash, generateKeys } from '@wraith-pq/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalContentStore } from '../../lib/ipfs/local-store.ts';
 import { resolveRecipientName } from '../../lib/names/resolve.ts';
@@ -79,6 +79,19 @@ describe('GET /api/v1/ens/resolve/:name', () => {
     expect(response.status).toBe(200);
     expect(response.json.meta_address).toBe(meta.hex);
     expect(response.json.ipfs_cid).toBe(cid);
+  });
+
+  it('falls back to a content hash holding the dag-pb CID plain `ipfs add` gives (0xe3 01 01 70 12 20 …)', async () => {
+    const name = await registeredName('carol');
+    const { meta } = await uploaded();
+    const v0 = dagPbCidForBytes(meta.bytes);
+    const contenthash = encodeContenthash(v0);
+    expect(bytesToHex(contenthash.subarray(0, 6))).toBe('e30101701220');
+    await chain.setContenthash(name, contenthash);
+    const response = await resolveEns(name);
+    expect(response.status).toBe(200);
+    expect(response.json.meta_address).toBe(meta.hex);
+    expect(response.json.ipfs_cid).toBe(v0.toV1().toString()); // EIP-1577 stores CIDv1
   });
 
   it('prefers the text record over the content hash', async () => {
