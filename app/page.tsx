@@ -34,8 +34,8 @@ export default function Home() {
             <a href="/api-docs">HTTP API reference</a> (OpenAPI) — endpoints under <code>/api/v1</code>.
           </li>
           <li>
-            SDK: <code>@wraith-pq/sdk</code> — key generation, payments, encrypted keystore and scanning for browsers
-            and Node; its guide is <code>sdk/README.md</code> in the repository.
+            <a href="/sdk-docs/index.html">SDK reference</a> — <code>@wraith-pq/sdk</code>: key generation, payments,
+            encrypted keystore, scanning and the API client, for browsers and Node, with quick starts.
           </li>
           <li>
             Service health: <a href="/health">/health</a>.

@@ -101,6 +101,11 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     expect(home!.headers()['content-security-policy']).toContain("default-src 'self'");
     await alice.getByRole('link', { name: 'HTTP API reference' }).waitFor();
     await screenshots(alice, 'home');
+    // The SDK reference is served by this server (generated from the SDK's TSDoc by the build).
+    await alice.getByRole('link', { name: 'SDK reference' }).click();
+    await alice.getByRole('heading', { name: /@wraith-pq\/sdk/ }).first().waitFor();
+    expect(await alice.content()).toContain('createStealthPayment');
+    await screenshots(alice, 'sdk-docs');
     await alice.goto('/receive');
     await alice.getByRole('button', { name: 'Generate keys' }).waitFor();
     await screenshots(alice, 'receive-start');
@@ -173,6 +178,22 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     if ('viewingSeed' in keys) secrets.push(keys.viewingSeed);
     expect(h.requests.length).toBeGreaterThan(10);
     expect(requestsCarrying(secrets)).toEqual([]);
+    expect(h.requests.filter((r) => `${r.url}\n${r.body}`.includes(PASSWORD)).map((r) => r.url)).toEqual([]);
+    // The keys were made in the browser: the server's key generator was never asked.
+    expect(h.requests.filter((r) => r.url.includes('/api/v1/keys/'))).toEqual([]);
+    // The browser's storage holds the keys only encrypted: no secret in hex or base64, no password.
+    const stored = await alice.evaluate(() => {
+      const values: string[] = [];
+      for (const area of [localStorage, sessionStorage]) for (let i = 0; i < area.length; i++) values.push(`${area.key(i)}=${area.getItem(area.key(i)!)}`);
+      return values.join('\n');
+    });
+    expect(stored).toContain('wraith-keystore'); // the sealed envelope is there
+    for (const secret of secrets) {
+      const window = secret.subarray(0, 12);
+      expect(stored.toLowerCase()).not.toContain(bytesToHex(window));
+      expect(stored).not.toContain(Buffer.from(window).toString('base64').slice(0, 14));
+    }
+    expect(stored).not.toContain(PASSWORD);
     // Nothing was fetched from anywhere but this server; no CSP violation or page error.
     expect(h.requests.filter((r) => !r.url.startsWith(`${h.server.url}/`) && !/^(blob|data):/.test(r.url)).map((r) => r.url)).toEqual([]);
     expect(h.pageErrors).toEqual([]);
