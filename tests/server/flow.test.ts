@@ -2,6 +2,7 @@
  * The real server end to end, over HTTP, with the embedded SQLite registry: a payment's whole
  * life, restarts, a crash in the middle of publishing, and graceful shutdown.
  */
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { http, logLines, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
@@ -111,7 +112,7 @@ describe('a payment through the running server', () => {
     for (const [id, txHash] of acknowledged) expect(stored.get(id), `id ${id}`).toBe(txHash);
   });
 
-  it('finishes a request in flight before stopping on SIGTERM', async () => {
+  it('stops accepting connections on SIGTERM, but finishes a request in flight before stopping', async () => {
     const server = await start('graceful.db');
     const body = JSON.stringify({ ephemeral_key: randomHex(1088), view_tag: 9, tx_hash: '0xslow' });
     const encoder = new TextEncoder();
@@ -133,6 +134,13 @@ describe('a payment through the running server', () => {
     server.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.child.exitCode).toBeNull(); // still waiting for the request
+    // It no longer accepts connections meanwhile: a new client is refused at once.
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve('connected')));
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    expect(refused).toBe('ECONNREFUSED');
     sendRest();
     const response = await inFlight;
     expect(response.status).toBe(201);
