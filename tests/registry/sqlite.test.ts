@@ -50,6 +50,21 @@ describe('the sqlite registry file', () => {
     expect(result.rows[0]?.['journal_mode']).toBe('wal');
   });
 
+  it('answers tag selections, time ranges and cursor pages from indexes, not by reading every row', async () => {
+    const url = freshUrl();
+    await open(url);
+    const plan = async (sql: string) =>
+      (await inspect(url).execute(`EXPLAIN QUERY PLAN ${sql}`)).rows.map((row) => String(row['detail'])).join(' | ');
+    expect(await plan('SELECT * FROM announcements WHERE view_tag = 7 AND id > 10 ORDER BY id LIMIT 100')).toContain(
+      'USING INDEX announcements_view_tag_id (view_tag=? AND id>?)',
+    );
+    expect(await plan('SELECT * FROM announcements WHERE timestamp BETWEEN 1 AND 2 AND id > 0 ORDER BY id LIMIT 100')).toContain(
+      'USING INDEX announcements_timestamp_id (timestamp>? AND timestamp<?)',
+    );
+    expect(await plan('SELECT * FROM announcements WHERE 1 AND id > 500 ORDER BY id LIMIT 100')).toContain('USING INTEGER PRIMARY KEY (rowid>?)');
+    expect(await plan("SELECT * FROM announcements WHERE tx_hash_norm = '0xab'")).toMatch(/USING INDEX sqlite_autoindex_announcements_\d+ \(tx_hash_norm=\?\)/);
+  });
+
   it('cannot be opened under a regular file, and says so with StoreUnavailableError', async () => {
     const plainFile = join(directory.path, 'plain-file');
     writeFileSync(plainFile, 'not a directory');
