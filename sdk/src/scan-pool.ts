@@ -30,7 +30,10 @@ export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
   /** The kernel the workers run, by name (default `auto`). */
   kernel?: ScanKernelName;
   spawn: () => ScanWorkerLike;
-  /** Number of workers (default: `navigator.hardwareConcurrency`, at least 1). */
+  /**
+   * Number of workers (default: `navigator.hardwareConcurrency`, at least 1). Node 20 has no
+   * `navigator`, so there the default is 1: pass `os.availableParallelism()`.
+   */
   size?: number;
 };
 
