@@ -15,6 +15,10 @@ export function errorMessage(error: unknown): string {
         return error.message;
     }
   }
+  if (error instanceof ApiError && error.code === 'UNAUTHORIZED') {
+    // The operator set API_KEY: writes need a key this page does not have (and should not hold).
+    return 'This server accepts publications only with its API key, which this page does not have. Publish with the SDK client and the key instead (see the SDK reference).';
+  }
   if (error instanceof ApiError) return error.message;
   if (error instanceof Error) return error.message;
   return 'Something went wrong.';
