@@ -62,6 +62,9 @@ const hex = (bytes: Uint8Array) => bytesToHex(bytes);
 const META = hex(recipient.metaAddress);
 const payments = Array.from({ length: 8 }, () => createStealthPayment(recipient.metaAddress));
 
+/** The secret part of the recipient's real viewing key (the first 32 bytes of dk_pke), the one key that passes validation. */
+const RECIPIENT_DK_PKE = hex(recipient.viewingSecretKey.subarray(0, 32));
+
 /** A secret the client sends: 32 random bytes as hex. It must never come back. */
 const secretHex = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(hex);
 /** A value long and random enough that finding it in an error answer means it was echoed. */
@@ -120,7 +123,7 @@ const bodies: Record<string, fc.Arbitrary<{ body: Record<string, unknown>; secre
       const viewing = viewingKnown ? hex(recipient.viewingSecretKey) : secret + '00'.repeat(2400 - 32);
       return {
         body: { viewing_sk: viewing, spending_pk, ...(withSpending ? { spending_sk: secret } : {}), ...narrowing },
-        secrets: [secret],
+        secrets: viewingKnown ? [secret, RECIPIENT_DK_PKE] : [secret],
       };
     }),
   publishAnnouncement: fc
@@ -150,7 +153,7 @@ const bodies: Record<string, fc.Arbitrary<{ body: Record<string, unknown>; secre
         spending_pk: hex(recipient.spendingPublicKey),
         spending_sk: secret,
       },
-      secrets: [secret],
+      secrets: viewingKnown === 0 ? [secret, RECIPIENT_DK_PKE] : [secret],
     })),
   fundChannel: fc.record({ channel_id: field(hexOf(32)), amount: field(decimalAmount) }).map((body) => ({ body, secrets: [] })),
   closeChannel: fc.record({ channel_id: field(hexOf(32)) }).map((body) => ({ body, secrets: [] })),
