@@ -79,7 +79,7 @@ describe.skipIf(!available)(`two instances on one PostgreSQL and one Redis${avai
     // The burst of 30, plus what 10/s refills while the burst is in flight.
     expect(passed).toBeGreaterThanOrEqual(30);
     expect(passed).toBeLessThanOrEqual(30 + Math.ceil(elapsedMs / 100));
-    expect(passed).toBeLessThan(45);
+    expect(passed).toBeLessThan(60); // a budget per instance would let all 60 through
     expect(limited.length).toBe(60 - passed);
     for (const response of limited) {
       expect(response.json.error.code).toBe('RATE_LIMITED');
