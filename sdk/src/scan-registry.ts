@@ -1,7 +1,7 @@
 /**
  * Streaming scan of a whole registry: an async generator of batches that carries resume state,
  * so an app can show progress, cancel, and continue later from a saved cursor. Memory stays
- * bounded by two pages whatever the registry size: the next page is fetched while one is
+ * bounded by three pages whatever the registry size: the next two are fetched while one is
  * scanned, and pages are dropped once scanned.
  *
  * The source yields pages of announcements in id order, starting after a given id (the
@@ -13,6 +13,9 @@ import type { AnnouncementInput } from './announcement.ts';
 import { InvalidArgumentError } from './errors.ts';
 import type { ScanPool } from './scan-pool.ts';
 import { createScanner, type CreateScannerOptions, type Discovery, type ScanKeys } from './scanner.ts';
+
+/** Pages requested beyond the one being scanned (memory: at most READ_AHEAD + 1 pages). */
+const READ_AHEAD = 2;
 
 /** A page of registry rows in ascending id order. */
 export type RegistryPageSource<A> = (request: { afterId: number; signal?: AbortSignal }) => AsyncIterable<A[]> | Iterable<A[]>;
@@ -79,15 +82,20 @@ export async function* scanRegistry<A extends AnnouncementInput>(
   signal?.throwIfAborted();
   const pages = iteratePages(source({ afterId: fromCursor, ...(signal ? { signal } : {}) }));
   try {
-    // The next page is requested before this one is scanned, so fetching (network, server)
-    // overlaps scanning: two pages are held at most.
-    let ahead = pages.next();
+    // Pages are requested READ_AHEAD ahead of the one being scanned, so fetching (network,
+    // server) overlaps scanning and the server is not left idle while the scanner finishes.
+    const ahead: Promise<IteratorResult<A[]>>[] = [];
+    const requestNext = () => {
+      const next = pages.next();
+      next.catch(() => undefined); // awaited in turn, or dropped when the scan stops
+      ahead.push(next);
+    };
+    for (let i = 0; i < READ_AHEAD; i++) requestNext();
     for (;;) {
-      const { value: page, done } = await ahead;
+      const { value: page, done } = await ahead.shift()!;
       if (done) break;
       signal?.throwIfAborted();
-      ahead = pages.next();
-      ahead.catch(() => undefined); // awaited on the next turn, or dropped when the scan stops
+      requestNext();
       // A source that ignores afterId (e.g. a plain array of pages) must not rescan what was done.
       const fresh = page.filter((a) => (idOf(a) ?? Number.POSITIVE_INFINITY) > progress.cursor);
       if (fresh.length === 0) continue;

@@ -80,16 +80,21 @@ describe('scanRegistry', () => {
     expect(batches[0]!.discoveries.map((d) => d.announcement.id)).toEqual([1200]);
   });
 
-  it('asks the source for the next page while it scans the current one', async () => {
+  it('asks the source for the next two pages while it scans the current one, and no further', async () => {
     const events: string[] = [];
     const source: RegistryPageSource<AnnouncementRecord> = async function* () {
-      for (let page = 0; page < 3; page++) {
+      for (let page = 0; page < 5; page++) {
         events.push(`fetch ${page + 1}`);
         yield registry.slice(page * 100, (page + 1) * 100);
       }
     };
     for await (const batch of scanRegistry(source, keys)) events.push(`batch ending at ${batch.cursor}`);
-    expect(events).toEqual(['fetch 1', 'fetch 2', 'batch ending at 100', 'fetch 3', 'batch ending at 200', 'batch ending at 300']);
+    expect(events).toEqual([
+      'fetch 1', 'fetch 2', 'fetch 3',
+      'batch ending at 100', 'fetch 4',
+      'batch ending at 200', 'fetch 5',
+      'batch ending at 300', 'batch ending at 400', 'batch ending at 500',
+    ]);
   });
 
   it('closes the source when the caller stops early, and a failing read-ahead is not an unhandled rejection', async () => {
