@@ -9,10 +9,10 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_DIR } from '../helpers/server.ts';
 
-/** Entry point, its source, and the budget in gzipped bytes (measured figure + ~20 % headroom). */
+/** Entry point, its source, and the budget in gzipped bytes (measured figure + 10-20 % headroom when set). */
 const BUDGETS = [
-  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 56_000 },
-  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 40_000 },
+  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 60_000 },
+  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 44_000 },
   { entry: '@wraith-pq/sdk/client', source: 'sdk/src/client/index.ts', gzipBudget: 15_000 },
   { entry: '@wraith-pq/sdk/keystore', source: 'sdk/src/keystore.ts', gzipBudget: 33_000 },
 ] as const;
