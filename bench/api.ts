@@ -44,12 +44,21 @@ export async function benchApi(): Promise<Measurement[]> {
       ],
     });
     const list = await run({ url: `${server.url}/api/v1/registry/announcements?limit=100&offset=0`, connections: 8, duration: 8 });
-    const scanResponse = await fetch(`${server.url}/api/v1/stealth/scan`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ viewing_sk: bytesToHex(recipient.viewingSecretKey), spending_pk: bytesToHex(recipient.spendingPublicKey) }),
-    });
-    const scan = (await scanResponse.json()) as { stats: { total_scanned: number; rate: number; discoveries: number } };
+    type ScanStats = { stats: { total_scanned: number; rate: number; discoveries: number; duration_ms: number } };
+    const scanOnce = async () =>
+      (await (
+        await fetch(`${server.url}/api/v1/stealth/scan`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ viewing_sk: bytesToHex(recipient.viewingSecretKey), spending_pk: bytesToHex(recipient.spendingPublicKey) }),
+        })
+      ).json()) as ScanStats;
+    // The first scan of a fresh server also prepares the kernel and warms the JIT; then the median of 5.
+    const cold = await scanOnce();
+    const warm: ScanStats[] = [];
+    for (let i = 0; i < 5; i++) warm.push(await scanOnce());
+    warm.sort((x, y) => x.stats.rate - y.stats.rate);
+    const scan = warm[2]!;
 
     const rows: Measurement[] = [
       { name: 'publish (POST /registry/announcements, SQLite)', opsPerSecond: publish.requests.average, unit: 'req/s', samples: [] },
@@ -61,7 +70,8 @@ export async function benchApi(): Promise<Measurement[]> {
     console.log('|---|---:|---:|---:|---:|');
     console.log(`| ${rows[0]!.name} | ${formatRate(rows[0]!.opsPerSecond)} req/s | ${publish.latency.p50} ms | ${publish.latency.p99} ms | ${publish.non2xx + publish.errors} |`);
     console.log(`| ${rows[1]!.name} | ${formatRate(rows[1]!.opsPerSecond)} req/s | ${list.latency.p50} ms | ${list.latency.p99} ms | ${list.non2xx + list.errors} |`);
-    console.log(`| ${rows[2]!.name} (found ${scan.stats.discoveries}) | ${formatRate(rows[2]!.opsPerSecond)} ann/s | - | - | - |`);
+    console.log(`| ${rows[2]!.name} (found ${scan.stats.discoveries}; median of 5, ${scan.stats.duration_ms} ms each) | ${formatRate(rows[2]!.opsPerSecond)} ann/s | - | - | - |`);
+    console.log(`| the same scan as the first request of a fresh server (kernel set-up, cold JIT) | ${formatRate(cold.stats.rate)} ann/s | - | - | - |`);
     return rows;
   } finally {
     await server.stop();

@@ -6,8 +6,14 @@
  * even after the newest row disappears (plain rowids would hand its id out again).
  * `tx_hash_norm` (trim + lowercase, store.ts `normalizeTxHash`) carries the uniqueness
  * rule, so it holds across processes sharing the file. The two indexes serve the list
- * rules: (view_tag, id) for view-tag scans and the stats histogram, (timestamp, id) for
- * time ranges; id order itself is the primary key.
+ * rules: (view_tag, id) for view-tag scans, (timestamp, id) for time ranges; id order
+ * itself is the primary key.
+ *
+ * Version 2 keeps the number of announcements per view tag in `view_tag_counts`, maintained by
+ * triggers in the same transaction as each insert (a duplicate that fails its insert changes
+ * nothing), so the registry size, the stats histogram and the `total` of unfiltered and view-tag
+ * lists cost at most 256 rows instead of a count over millions (the PostgreSQL store does the
+ * same). The migration counts the rows already there once.
  *
  * The applied version lives in a `schema_version` table rather than `PRAGMA user_version`:
  * a plain table behaves the same on a remote libSQL server as in a local file. Each migration is one `BEGIN
@@ -39,6 +45,24 @@ const MIGRATIONS: readonly Migration[] = [
       )`,
       'CREATE INDEX announcements_view_tag_id ON announcements (view_tag, id)',
       'CREATE INDEX announcements_timestamp_id ON announcements (timestamp, id)',
+    ],
+  },
+  {
+    version: 2,
+    statements: [
+      'CREATE TABLE view_tag_counts (tag INTEGER PRIMARY KEY, count INTEGER NOT NULL)',
+      'INSERT INTO view_tag_counts (tag, count) SELECT view_tag, COUNT(*) FROM announcements GROUP BY view_tag',
+      `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
+        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+      END`,
+      // The service never deletes or edits rows; an operator's manual change keeps the counts right.
+      `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
+        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+      END`,
+      `CREATE TRIGGER announcements_counted_update AFTER UPDATE OF view_tag ON announcements BEGIN
+        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+      END`,
     ],
   },
 ];

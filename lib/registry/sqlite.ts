@@ -27,7 +27,9 @@
  *   over those tags' rows past afterId
  * - time range: `SEARCH announcements USING INDEX announcements_timestamp_id (timestamp>? AND timestamp<?)`,
  *   then `USE TEMP B-TREE FOR ORDER BY`
- * - totals and stats: `COVERING INDEX` scans/searches, never the table rows.
+ * - totals of unfiltered and view-tag lists, the registry size and stats: `view_tag_counts`
+ *   (at most 256 rows, kept by triggers, sqlite-schema.ts); other totals: `COVERING INDEX`
+ *   scans/searches, never the table rows.
  * `offset` is walked row by row, as in any SQL database; clients page deep with `afterId`.
  *
  * Cursor walks (`countTotal: false`: binary pages and server-side scans, a million rows one
@@ -63,6 +65,8 @@ type SqliteKind = Extract<StoreHealth['kind'], 'sqlite' | 'libsql'>;
 const BUSY_TIMEOUT_MS = 5_000;
 
 const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain';
+/** The registry's size, from the per-tag counts. */
+const TOTAL_SQL = 'SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts';
 
 /**
  * Open (creating and migrating if needed) a registry at a `file:` URL (kind `sqlite`) or
@@ -231,11 +235,16 @@ class SqliteStore implements RegistryStore {
       const listed = await this.#run('list announcements', () => this.#client.execute(pageStatement));
       return { announcements: listed.rows.map(readAnnouncement), total: -1 };
     }
-    // `total` is the selection's size: afterId, offset and limit only page through it.
-    // Both statements run in one read transaction so they see the same snapshot.
-    const [counted, listed] = await this.#run('list announcements', () =>
-      this.#client.batch([{ sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args }, pageStatement], 'read'),
-    );
+    // `total` is the selection's size: afterId, offset and limit only page through it. Both
+    // statements run in one read transaction so they see the same snapshot. Unfiltered and
+    // view-tag selections are counted from the per-tag counts.
+    const countStatement =
+      filter.withChannelId === true || selection.kind === 'timeRange'
+        ? { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args }
+        : selection.kind === 'viewTags'
+          ? { sql: `SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts WHERE tag IN (${selection.tags.map(() => '?').join(', ')})`, args }
+          : { sql: TOTAL_SQL, args: [] };
+    const [counted, listed] = await this.#run('list announcements', () => this.#client.batch([countStatement, pageStatement], 'read'));
     return {
       announcements: (listed?.rows ?? []).map(readAnnouncement),
       total: readInteger(counted?.rows[0], 'total'),
@@ -246,9 +255,9 @@ class SqliteStore implements RegistryStore {
     const [counted, grouped] = await this.#run('read its stats', () =>
       this.#client.batch(
         [
-          'SELECT COUNT(*) AS total FROM announcements',
-          // GROUP BY only yields tags that occur: the histogram has no zero buckets.
-          'SELECT view_tag AS tag, COUNT(*) AS count FROM announcements GROUP BY view_tag ORDER BY view_tag',
+          TOTAL_SQL,
+          // Only tags that occur: the histogram has no zero buckets.
+          'SELECT tag, count FROM view_tag_counts WHERE count > 0 ORDER BY tag',
         ],
         'read',
       ),
@@ -263,7 +272,7 @@ class SqliteStore implements RegistryStore {
   }
 
   async count(): Promise<number> {
-    const result = await this.#run('count announcements', () => this.#client.execute('SELECT COUNT(*) AS total FROM announcements'));
+    const result = await this.#run('count announcements', () => this.#client.execute(TOTAL_SQL));
     return readInteger(result.rows[0], 'total');
   }
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@libsql/client';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
+import { SCHEMA_VERSION } from '../../lib/registry/sqlite-schema.ts';
 import { DuplicateAnnouncementError, StoreUnavailableError, type RegistryStore } from '../../lib/registry/store.ts';
 import { announcement, randomBytes, temporaryDirectory } from './fixtures/announcements.ts';
 
@@ -99,7 +100,29 @@ describe('the sqlite registry file', () => {
     await first.publish(announcement());
     expect(await second.count()).toBe(1);
     const versions = await inspect(url).execute('SELECT version FROM schema_version ORDER BY version');
-    expect(versions.rows.map((row) => row['version'])).toEqual([1]);
+    expect(versions.rows.map((row) => row['version'])).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it('counts the rows of a version-1 file once when it is migrated, then keeps the counts with every publish', async () => {
+    const url = freshUrl();
+    mkdirSync(join(url.slice('file:'.length), '..'), { recursive: true });
+    // A registry written by a build that knew only version 1: its schema, its rows, no counts.
+    const old = inspect(url);
+    await old.execute('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    await old.execute('INSERT INTO schema_version (version, applied_at) VALUES (1, 0)');
+    await old.execute(`CREATE TABLE announcements (id INTEGER PRIMARY KEY AUTOINCREMENT, ephemeral_key BLOB NOT NULL,
+      view_tag INTEGER NOT NULL, timestamp INTEGER NOT NULL, channel_id BLOB NULL, tx_hash TEXT NOT NULL,
+      tx_hash_norm TEXT NOT NULL UNIQUE, amount TEXT NULL, chain TEXT NULL)`);
+    for (const [i, tag] of [5, 5, 9, 200, 5].entries()) {
+      await old.execute({ sql: 'INSERT INTO announcements (ephemeral_key, view_tag, timestamp, tx_hash, tx_hash_norm) VALUES (?, ?, 0, ?, ?)', args: [new Uint8Array(1088).fill(1), tag, `0x${i}`, `0x${i}`] });
+    }
+    const store = await open(url);
+    expect(await store.stats()).toEqual({ totalAnnouncements: 5, viewTagDistribution: [{ tag: 5, count: 3 }, { tag: 9, count: 1 }, { tag: 200, count: 1 }] });
+    await store.publish(announcement({ viewTag: 9 }));
+    await expect(store.publish(announcement({ viewTag: 9, txHash: '0x0' }))).rejects.toThrow(DuplicateAnnouncementError); // counts for nothing
+    expect(await store.count()).toBe(6);
+    expect((await store.list({ viewTags: [9, 5] }, { limit: 1 })).total).toBe(5);
+    expect((await store.stats()).viewTagDistribution).toContainEqual({ tag: 9, count: 2 });
   });
 
   it('keeps tx_hash unique across two stores sharing it', async () => {
