@@ -40,16 +40,19 @@ describe('POST /api/v1/stealth/scan', () => {
     expect(response.status).toBe(200);
     expect(response.json.discoveries).toHaveLength(1);
     const [found] = response.json.discoveries;
-    expect(found).toMatchObject({
+    const stored = (await request('announcements', 'GET')).json.announcements.find((a: { id: number }) => a.id === id);
+    expect(found).toEqual({
       stealth_address: payment.stealth_address,
       stealth_sui_address: payment.stealth_sui_address,
       announcement_id: id,
-      timestamp: expect.any(Number),
+      timestamp: stored.timestamp,
       channel_id: 'cd'.repeat(32),
       tx_hash: hash,
       amount: '1.5',
       chain: 'ethereum',
-    });
+      stealth_sk: expect.stringMatching(/^[0-9a-f]{64}$/),
+      eth_private_key: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    }); // exactly these fields: with spending_sk, the key and no shared secret
   });
 
   it('returns a private key that controls the stealth address', async () => {
@@ -69,8 +72,9 @@ describe('POST /api/v1/stealth/scan', () => {
     const payment = await createPayment(keys.meta_address);
     await publish(payment);
     const [found] = (await scan(scanKeys(keys, true))).json.discoveries;
-    expect(found.stealth_sk).toBeUndefined();
-    expect(found.eth_private_key).toBeUndefined();
+    expect(Object.keys(found).sort()).toEqual(
+      ['stealth_address', 'stealth_sui_address', 'announcement_id', 'timestamp', 'channel_id', 'tx_hash', 'amount', 'chain', 'shared_secret'].sort(),
+    );
     expect(found.shared_secret).toMatch(/^[0-9a-f]{64}$/);
     const derived = deriveStealthAddress({ spendingPublicKey: keys.spending_pk, sharedSecret: found.shared_secret });
     expect(derived.stealthAddress).toBe(payment.stealth_address);
