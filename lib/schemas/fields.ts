@@ -22,6 +22,22 @@ export function hexBytes(bytes: number, description: string) {
     .describe(description);
 }
 
+/** C0 controls and DEL (NUL in particular, which SQLite would cut a stored text at), and unpaired surrogates. */
+const NOT_PLAIN_TEXT = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Free text stored as given (tx_hash, amount, chain): at most `max` characters, well-formed
+ * Unicode without control characters. SQLite stores text as UTF-8, so an unpaired surrogate
+ * would come back as U+FFFD and a NUL would cut it short: the stored value would differ from
+ * the acknowledged one and from what the memory and PostgreSQL stores keep.
+ */
+export function plainText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((text) => !NOT_PLAIN_TEXT.test(text), 'must be text without control characters or unpaired surrogates');
+}
+
 /** An optional field: absent and `null` both become `undefined`. */
 export function optional<S extends z.ZodType>(schema: S) {
   const field = schema.nullish().transform((value) => value ?? undefined);

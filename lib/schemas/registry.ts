@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { hexBytes, optional, queryInteger, viewTag } from './fields.ts';
+import { hexBytes, optional, plainText, queryInteger, viewTag } from './fields.ts';
 
 /** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
 export const MAX_TX_HASH_LENGTH = 256;
@@ -25,11 +25,11 @@ export const publishAnnouncementRequest = z
       .string()
       .trim()
       .min(1)
-      .max(MAX_TX_HASH_LENGTH)
+      .pipe(plainText(MAX_TX_HASH_LENGTH))
       .describe('Transaction hash of the payment; unique in the registry after trim + lowercase'),
     channel_id: optional(hexBytes(32, '32-byte channel id')),
-    amount: optional(z.string().max(MAX_LABEL_LENGTH).describe('Human-readable amount')),
-    chain: optional(z.string().max(MAX_LABEL_LENGTH).describe('Chain identifier, e.g. ethereum or sui')),
+    amount: optional(plainText(MAX_LABEL_LENGTH).describe('Human-readable amount')),
+    chain: optional(plainText(MAX_LABEL_LENGTH).describe('Chain identifier, e.g. ethereum or sui')),
   })
   .describe('PublishAnnouncementRequest');
 

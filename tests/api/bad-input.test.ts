@@ -147,6 +147,14 @@ function fieldCases(): BodyCase[] {
         add('over 256 characters', 'x'.repeat(257));
       }
       if (field === 'amount' || field === 'chain') add('over 64 characters', 'y'.repeat(65));
+      if (spec.kind === 'string') {
+        // Stored text must come back as acknowledged: SQLite would cut at NUL and turn a lone surrogate into U+FFFD.
+        add('with a NUL character', '0xab\u0000cd');
+        add('with a control character', '0xab\u001bcd');
+        add('with DEL', '0xab\u007f');
+        add('with an unpaired high surrogate', '0xab\ud800');
+        add('with an unpaired low surrogate', '\udc000xab');
+      }
     }
   }
   return cases;

@@ -199,6 +199,16 @@ describe.each(STORES)('the %s registry store', (name, factory) => {
       expect(read?.chain).toBeNull();
     });
 
+    it('gives back non-ASCII text exactly as published (accents, CJK, emoji as surrogate pairs)', async () => {
+      const { store } = await openFresh(factory);
+      const text = { txHash: '0xé中💸', amount: '1,5 € 🪙', chain: 'ＳＵＩ' };
+      const published = await store.publish(announcement(text));
+      const [read] = (await store.list({}, { limit: 1 })).announcements;
+      const [walked] = (await store.list({}, { limit: 1, countTotal: false })).announcements;
+      for (const row of [published, read, walked]) expect({ txHash: row?.txHash, amount: row?.amount, chain: row?.chain }).toEqual(text);
+      await expect(store.publish(announcement({ txHash: '0xÉ中💸' }))).rejects.toThrow(DuplicateAnnouncementError); // lowercased alike
+    });
+
     it('is not changed when the caller later mutates the bytes it published or read', async () => {
       const { store } = await openFresh(factory);
       const sent = announcement({ channelId: randomBytes(CHANNEL_ID_BYTES) });
