@@ -18,6 +18,7 @@ import {
   unixfsFileBlock,
 } from '../helpers/msw-pinata.ts';
 import { configureIpfs, download, newMetaAddress, upload } from './setup.ts';
+import { captureLog } from '../helpers/api.ts';
 
 const pinata = createPinataMock();
 const server = setupServer(...pinata.handlers);
@@ -112,6 +113,20 @@ describe('upload with PINNING_JWT (Pinata pinFileToIPFS)', () => {
     expect(response.json.error.message).toMatch(/credentials/);
     expect(response.text).not.toContain('wrong-jwt-value');
     expectNoSecrets(response.text);
+  });
+
+  it('logs upstream failures (rejected JWT, 5xx, unreachable, rejected gateway token) without a credential or an upstream body', async () => {
+    await configureIpfs({ ...PINNING, PINNING_JWT: 'wrong-jwt-value', PINNING_GATEWAY_TOKEN: 'stale-token-value', LOG_LEVEL: 'debug' });
+    const { log } = await captureLog(async () => {
+      expect((await upload({ meta_address: newMetaAddress().hex })).status).toBe(502); // 401 from Pinata
+      server.use(http.post(`${PINATA_API_URL}/pinning/pinFileToIPFS`, () => HttpResponse.json({ error: 'Internal failure at node 7' }, { status: 500 }), { once: true }));
+      expect((await upload({ meta_address: newMetaAddress().hex })).status).toBe(502);
+      server.use(http.post(`${PINATA_API_URL}/pinning/pinFileToIPFS`, () => HttpResponse.error(), { once: true }));
+      expect((await upload({ meta_address: newMetaAddress().hex })).status).toBe(502);
+      expect((await download(await pinata.pin(newMetaAddress().bytes))).status).toBe(502); // 401 from the gateway
+    });
+    expect(log).toContain('"status":502'); // the failures were logged...
+    for (const secret of ['wrong-jwt-value', 'stale-token-value', PINATA_JWT, PINATA_GATEWAY_TOKEN, 'node 7']) expect(log).not.toContain(secret);
   });
 
   it.each([500, 502, 503])('answers 502 UPSTREAM_ERROR when Pinata fails with %i', async (status) => {

@@ -10,6 +10,7 @@ import { LocalContentStore } from '../../lib/ipfs/local-store.ts';
 import { resolveRecipientName } from '../../lib/names/resolve.ts';
 import { startEnsChain, type EnsChain } from '../helpers/ens-anvil.ts';
 import { configureIpfs, legacyMetaAddress, newMetaAddress, resolveEns, upload } from '../ipfs/setup.ts';
+import { captureLog } from '../helpers/api.ts';
 
 let chain: EnsChain;
 let env: Record<string, string>;
@@ -235,13 +236,15 @@ describe('GET /api/v1/ens/resolve/:name', () => {
 });
 
 describe('Ethereum RPC failures', () => {
-  it('answers 502 UPSTREAM_ERROR when the RPC cannot be reached, without naming its URL', async () => {
+  it('answers 502 UPSTREAM_ERROR when the RPC cannot be reached, without naming its URL in the answer or the log', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v2/secret-api-key`;
-    await configureIpfs({ ...env, ETH_RPC_URL: url });
-    const response = await resolveEns('alice.eth');
+    await configureIpfs({ ...env, ETH_RPC_URL: url, LOG_LEVEL: 'debug' });
+    const { result: response, log } = await captureLog(() => resolveEns('alice.eth'));
     expect(response.status).toBe(502);
     expect(response.json.error.code).toBe('UPSTREAM_ERROR');
     expect(response.text).not.toContain('secret-api-key');
+    expect(log).toContain('"status":502');
+    expect(log).not.toContain('secret-api-key');
   });
 
   it('answers 504 UPSTREAM_TIMEOUT when the RPC does not answer within UPSTREAM_TIMEOUT_MS', async () => {
