@@ -176,7 +176,8 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     let wellFormed = 0;
     for (let from = 0, w = 0; from < n; from += sliceRows) {
       const queue = queues[w]!;
-      if (queue.length >= SLICES_IN_FLIGHT) await queue.shift();
+      // A failed slice (worker crashed, pool closed) fails the batch: stop packing the rest.
+      if (queue.length >= SLICES_IN_FLIGHT && (await queue.shift())!.type === 'error') break;
       const to = Math.min(n, from + sliceRows);
       const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
       const packed = new Uint8Array(buffer);
