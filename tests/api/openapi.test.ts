@@ -3,9 +3,7 @@
  * the app serves, its request schemas are the ones the handlers validate with, and the page is
  * plain server-rendered HTML. Route handlers are called directly, as Next.js would.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../lib/openapi/document.ts';
@@ -13,23 +11,15 @@ import { OPERATIONS } from '../../lib/openapi/operations.ts';
 import * as docsPage from '../../app/api-docs/route.ts';
 import * as openApiRoute from '../../app/api/v1/openapi.json/route.ts';
 import { call, configure, type Handler } from '../helpers/api.ts';
+import { APP_DIR, routeFiles, routeSegments } from '../helpers/route-files.ts';
 
-const APP_DIR = fileURLToPath(new URL('../../app', import.meta.url));
 
 /** Route files that are not API operations: the catch-all 404s and the docs page itself. */
 const NOT_OPERATIONS = new Set(['api/v1/[...path]', 'api/v1', 'api/[[...path]]', 'health/[...path]', 'api-docs']);
 
-function routeFiles(dir = APP_DIR): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return routeFiles(path);
-    return name === 'route.ts' ? [path] : [];
-  });
-}
-
 /** `app/api/v1/ens/resolve/[name]/route.ts` → `/api/v1/ens/resolve/{name}`; route groups `(x)` add no segment. */
 function templateOf(file: string): string {
-  const dir = relative(APP_DIR, file).split(sep).slice(0, -1).filter((segment) => !/^\(.*\)$/.test(segment)).join('/');
+  const dir = routeSegments(file).join('/');
   return `/${dir.replace(/\[([^\]]+)\]/g, '{$1}')}`;
 }
 
