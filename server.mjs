@@ -137,13 +137,16 @@ function sendError(req, res, status, code, message, headers = {}) {
   log('info', 'request', { request_id: requestId, method: req.method, route: null, status, duration_ms: 0, error_code: code });
 }
 
-/** CORS headers of an answer (ALLOWED_ORIGINS, validated at start-up by lib/config.ts). */
+/** ALLOWED_ORIGINS (validated at start-up by lib/config.ts): '*' or lowercase origins. */
+const allowedOrigins = (() => {
+  const origins = (process.env.ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
+  return origins.length === 0 || origins.includes('*') ? '*' : origins;
+})();
+
+/** CORS headers of an answer written here (lib/http/cors.ts does it for the route handlers). */
 function corsHeaders(origin) {
-  const setting = (process.env.ALLOWED_ORIGINS ?? '*').trim() || '*';
-  const origins = setting.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
-  const allowed = origins.includes('*') ? '*' : origins;
-  if (typeof origin !== 'string' || (allowed !== '*' && !allowed.includes(origin.toLowerCase()))) return { Vary: 'Origin' };
-  return { Vary: 'Origin', 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'x-request-id, retry-after' };
+  if (typeof origin !== 'string' || (allowedOrigins !== '*' && !allowedOrigins.includes(origin.toLowerCase()))) return { Vary: 'Origin' };
+  return { Vary: 'Origin', 'Access-Control-Allow-Origin': allowedOrigins === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'x-request-id, retry-after' };
 }
 
 const server = createServer((req, res) => {
