@@ -209,7 +209,7 @@ class SqliteStore implements RegistryStore {
     let args: InValue[];
     switch (selection.kind) {
       case 'viewTags':
-        condition = `view_tag IN (${selection.tags.map(() => '?').join(', ')})`;
+        condition = `view_tag IN (${placeholders(selection.tags)})`;
         args = selection.tags;
         break;
       case 'timeRange':
@@ -238,12 +238,11 @@ class SqliteStore implements RegistryStore {
     // `total` is the selection's size: afterId, offset and limit only page through it. Both
     // statements run in one read transaction so they see the same snapshot. Unfiltered and
     // view-tag selections are counted from the per-tag counts.
-    const countStatement =
-      filter.withChannelId === true || selection.kind === 'timeRange'
-        ? { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args }
-        : selection.kind === 'viewTags'
-          ? { sql: `SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts WHERE tag IN (${selection.tags.map(() => '?').join(', ')})`, args }
-          : { sql: TOTAL_SQL, args: [] };
+    let countStatement = { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args };
+    if (filter.withChannelId !== true && selection.kind === 'all') countStatement = { sql: TOTAL_SQL, args: [] };
+    if (filter.withChannelId !== true && selection.kind === 'viewTags') {
+      countStatement = { sql: `SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts WHERE tag IN (${placeholders(selection.tags)})`, args };
+    }
     const [counted, listed] = await this.#run('list announcements', () => this.#client.batch([countStatement, pageStatement], 'read'));
     return {
       announcements: (listed?.rows ?? []).map(readAnnouncement),
@@ -329,6 +328,11 @@ function readAnnouncement(row: Row): StoredAnnouncement {
     amount: row['amount'] === null ? null : readText(row, 'amount'),
     chain: row['chain'] === null ? null : readText(row, 'chain'),
   };
+}
+
+/** `?, ?, ?` for a list of values bound to an IN clause. */
+function placeholders(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
 }
 
 /** A row of the cursor reader, columns in the order of COLUMNS. */

@@ -58,15 +58,18 @@ function hasZeroTHat(ek: Uint8Array): boolean {
   return true;
 }
 
+/** Throw unless `ek` passes the modulus check and its `t_hat` is not zero; `what` names it in messages. */
+function assertUsableEncapsulationKey(ek: Uint8Array, field: string, what: string): void {
+  if (!hasCanonicalCoefficients(ek)) {
+    throw new InvalidKeyError(field, `${what} has an ML-KEM coefficient not below 3329 (FIPS 203 modulus check)`);
+  }
+  if (hasZeroTHat(ek)) throw new InvalidKeyError(field, `${what} is all zero (t_hat = 0): payments to it could be read by anyone`);
+}
+
 /** Validate an encapsulation key: 1184 bytes, the modulus check, and not a zero `t_hat`. */
 export function parseViewingPublicKey(input: BytesInput, field = 'viewing_pk'): Uint8Array {
   const ek = toBytes(input, field, VIEWING_PUBLIC_KEY_BYTES);
-  if (!hasCanonicalCoefficients(ek)) {
-    throw new InvalidKeyError(field, 'an ML-KEM coefficient is not below 3329 (FIPS 203 modulus check)');
-  }
-  if (hasZeroTHat(ek)) {
-    throw new InvalidKeyError(field, 'the ML-KEM key is all zero (t_hat = 0): payments to it could be read by anyone');
-  }
+  assertUsableEncapsulationKey(ek, field, 'the ML-KEM key');
   return ek;
 }
 
@@ -81,10 +84,7 @@ export function parseViewingSecretKey(input: BytesInput, field = 'viewing_sk'): 
   if (!equalBytes(sha3_256(ek), ekHash)) {
     throw new InvalidKeyError(field, 'the embedded hash of the encapsulation key does not match (corrupted key)');
   }
-  if (!hasCanonicalCoefficients(ek)) {
-    throw new InvalidKeyError(field, 'the embedded encapsulation key fails the FIPS 203 modulus check');
-  }
-  if (hasZeroTHat(ek)) throw new InvalidKeyError(field, 'the embedded encapsulation key is all zero (t_hat = 0)');
+  assertUsableEncapsulationKey(ek, field, 'the embedded encapsulation key');
   return { dk, dkPke: dk.subarray(0, 1152), ek, ekHash, z: dk.subarray(2368, 2400) };
 }
 
