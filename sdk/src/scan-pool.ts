@@ -156,8 +156,11 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     const at = spare.findIndex((buffer) => buffer.byteLength >= bytes);
     return at >= 0 ? spare.splice(at, 1)[0]! : new ArrayBuffer(bytes);
   };
+  const keep = (buffer: ArrayBuffer) => {
+    if (spare.length < size * SLICES_IN_FLIGHT) spare.push(buffer);
+  };
   const recycle = (response: ScanWorkerResponse): ScanWorkerResponse => {
-    if (response.type === 'result' && response.ciphertexts && spare.length < size * SLICES_IN_FLIGHT) spare.push(response.ciphertexts);
+    if (response.type === 'result' && response.ciphertexts) keep(response.ciphertexts);
     return response;
   };
 
@@ -199,7 +202,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
       }
       wellFormed += count;
       if (count === 0) {
-        spare.push(buffer);
+        keep(buffer);
         continue;
       }
       const job = nextJob++;
