@@ -34,10 +34,11 @@
  *
  * Cursor walks (`countTotal: false`: binary pages and server-side scans, a million rows one
  * page after another) read through a second, read-only use of the same file with the driver's
- * own `libsql` Database: statements prepared once and rows as arrays. The client rebuilds every
- * row as an object with a property per column and prepares each statement anew, which cost as
- * much as SQLite's own work (half of a 1,000-row page). WAL lets the reader see every committed,
- * so every acknowledged, publish.
+ * own `libsql` Database: statements prepared once, and each page comes back as a single row
+ * (pageAsOneRow). The client rebuilds every row as an object with a property per column and
+ * prepares each statement anew, and even the raw driver spends about 6 µs converting a row,
+ * ten times SQLite's own work. WAL lets the reader see every committed, so every acknowledged,
+ * publish.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -229,8 +230,8 @@ class SqliteStore implements RegistryStore {
     if (options.countTotal === false) {
       const reader = this.#reader;
       if (reader !== undefined) {
-        const rows = await this.#run('list announcements', async () => reader.all(pageStatement.sql, pageStatement.args));
-        return { announcements: rows.map(readAnnouncementColumns), total: -1 };
+        const [row] = await this.#run('list announcements', async () => reader.all(pageAsOneRow(pageStatement.sql), pageStatement.args));
+        return { announcements: readPageRow(row), total: -1 };
       }
       const listed = await this.#run('list announcements', () => this.#client.execute(pageStatement));
       return { announcements: listed.rows.map(readAnnouncement), total: -1 };
@@ -335,19 +336,48 @@ function placeholders(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');
 }
 
-/** A row of the cursor reader, columns in the order of COLUMNS. */
-function readAnnouncementColumns(row: unknown[]): StoredAnnouncement {
-  const [id, ephemeralKey, viewTag, timestamp, channelId, txHash, amount, chain] = row;
-  return {
-    id: integerValue(id, 'id'),
-    ephemeralKey: bytesValue(ephemeralKey, 'ephemeral_key'),
-    viewTag: integerValue(viewTag, 'view_tag'),
-    timestamp: integerValue(timestamp, 'timestamp'),
-    channelId: channelId === null ? null : bytesValue(channelId, 'channel_id'),
-    txHash: textValue(txHash, 'tx_hash'),
-    amount: amount === null ? null : textValue(amount, 'amount'),
-    chain: chain === null ? null : textValue(chain, 'chain'),
-  };
+/**
+ * A cursor page as a single result row: the ciphertexts concatenated in one BLOB, every other
+ * column in a JSON array per row. The driver converts each result row with several native calls
+ * (about 6 µs a row: 6.7 ms of a 1,000-row page, where SQLite's own scan of it takes 0.6 ms); one
+ * row per page brings a page to about 3 ms, JSON parsing included. Both aggregates consume the
+ * page's rows in the same pass, so row i of the JSON owns the i-th ciphertext; readPageRow checks
+ * that the ids ascend and the lengths add up.
+ */
+function pageAsOneRow(pageSql: string): string {
+  return `SELECT CAST(group_concat(ephemeral_key, '') AS BLOB),
+    json_group_array(json_array(id, timestamp, view_tag, length(CAST(ephemeral_key AS BLOB)), iif(channel_id IS NULL, NULL, hex(channel_id)), tx_hash, amount, chain))
+    FROM (${pageSql})`;
+}
+
+/** The announcements of a pageAsOneRow result (`[keys, rows]`). */
+function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
+  const [keys, json] = row ?? [];
+  const rows: unknown = JSON.parse(textValue(json, 'rows'));
+  if (!Array.isArray(rows)) throw unexpectedColumn('rows');
+  const bytes = keys === null ? new Uint8Array(0) : bytesValue(keys, 'ephemeral_key');
+  let at = 0;
+  let previousId = 0;
+  const announcements = rows.map((columns: unknown): StoredAnnouncement => {
+    if (!Array.isArray(columns)) throw unexpectedColumn('rows');
+    const [id, timestamp, viewTag, keyLength, channelHex, txHash, amount, chain] = columns as unknown[];
+    const announcement = {
+      id: integerValue(id, 'id'),
+      ephemeralKey: bytes.subarray(at, at + integerValue(keyLength, 'ephemeral_key')),
+      viewTag: integerValue(viewTag, 'view_tag'),
+      timestamp: integerValue(timestamp, 'timestamp'),
+      channelId: channelHex === null ? null : bytesValue(Buffer.from(textValue(channelHex, 'channel_id'), 'hex'), 'channel_id'),
+      txHash: textValue(txHash, 'tx_hash'),
+      amount: amount === null ? null : textValue(amount, 'amount'),
+      chain: chain === null ? null : textValue(chain, 'chain'),
+    };
+    at += announcement.ephemeralKey.length;
+    if (announcement.id <= previousId) throw unexpectedColumn('id');
+    previousId = announcement.id;
+    return announcement;
+  });
+  if (at !== bytes.length) throw unexpectedColumn('ephemeral_key');
+  return announcements;
 }
 
 function readInteger(row: Row | undefined, column: string): number {

@@ -36,42 +36,62 @@ export type RegistryAnnouncement = Announcement & { id: number; timestamp: numbe
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Encode a page (server side). */
+/**
+ * Encode a page (server side). The result may be a view on a slightly larger buffer (text
+ * fields are sized for the worst case of 3 UTF-8 bytes per UTF-16 unit, then written in place);
+ * a text longer than 65,535 UTF-8 bytes is cut at the last whole character that fits.
+ */
 export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncement[]): Uint8Array {
-  const texts = announcements.map((a) => [a.txHash, a.amount, a.chain].map((t) => (t == null ? null : encoder.encode(t))));
-  let size = HEADER_BYTES;
-  announcements.forEach((a, i) => {
-    size += FIXED_RECORD_BYTES + (a.channelId ? CHANNEL_ID_BYTES : 0);
-    for (const t of texts[i]!) if (t) size += 2 + Math.min(t.length, MAX_TEXT_BYTES);
-  });
-  const out = new Uint8Array(size);
+  let bound = HEADER_BYTES;
+  for (const a of announcements) {
+    bound += FIXED_RECORD_BYTES + (a.channelId ? CHANNEL_ID_BYTES : 0) + textBound(a.txHash) + textBound(a.amount) + textBound(a.chain);
+  }
+  const out = new Uint8Array(bound);
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
   view.setUint32(4, announcements.length, true);
   let at = HEADER_BYTES;
-  announcements.forEach((a, i) => {
+  for (let i = 0; i < announcements.length; i++) {
+    const a = announcements[i]!;
     if (a.ephemeralKey.length !== CIPHERTEXT_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].ephemeralKey`, `must be ${CIPHERTEXT_BYTES} bytes`);
     if (a.channelId && a.channelId.length !== CHANNEL_ID_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].channelId`, 'must be 32 bytes');
-    const [txHash, amount, chain] = texts[i]!;
-    view.setBigUint64(at, BigInt(a.id), true);
-    view.setBigUint64(at + 8, BigInt(a.timestamp), true);
+    for (const [field, value] of [['id', a.id], ['timestamp', a.timestamp]] as const) {
+      if (!Number.isSafeInteger(value) || value < 0) throw new InvalidAnnouncementError(`announcements[${i}].${field}`, 'must be a non-negative safe integer');
+    }
+    writeUint64(view, at, a.id);
+    writeUint64(view, at + 8, a.timestamp);
     out[at + 16] = a.viewTag;
-    out[at + 17] = (a.channelId ? FIELD.channelId : 0) | (txHash ? FIELD.txHash : 0) | (amount ? FIELD.amount : 0) | (chain ? FIELD.chain : 0);
+    out[at + 17] =
+      (a.channelId ? FIELD.channelId : 0) | (a.txHash != null ? FIELD.txHash : 0) | (a.amount != null ? FIELD.amount : 0) | (a.chain != null ? FIELD.chain : 0);
     out.set(a.ephemeralKey, at + 18);
     at += FIXED_RECORD_BYTES;
     if (a.channelId) {
       out.set(a.channelId, at);
       at += CHANNEL_ID_BYTES;
     }
-    for (const text of [txHash, amount, chain]) {
-      if (!text) continue;
-      const bytes = text.subarray(0, MAX_TEXT_BYTES);
-      view.setUint16(at, bytes.length, true);
-      out.set(bytes, at + 2);
-      at += 2 + bytes.length;
-    }
-  });
-  return out;
+    if (a.txHash != null) at = writeText(out, view, at, a.txHash);
+    if (a.amount != null) at = writeText(out, view, at, a.amount);
+    if (a.chain != null) at = writeText(out, view, at, a.chain);
+  }
+  return at === bound ? out : out.subarray(0, at);
+}
+
+/** Room a text field may need: its length prefix and at most 3 UTF-8 bytes per UTF-16 unit. */
+function textBound(text: string | null | undefined): number {
+  return text == null ? 0 : 2 + Math.min(3 * text.length, MAX_TEXT_BYTES);
+}
+
+/** u16 length + UTF-8 of `text` at `at`; returns the offset after it. */
+function writeText(out: Uint8Array, view: DataView, at: number, text: string): number {
+  const { written } = encoder.encodeInto(text, out.subarray(at + 2, at + 2 + Math.min(3 * text.length, MAX_TEXT_BYTES)));
+  view.setUint16(at, written, true);
+  return at + 2 + written;
+}
+
+/** A safe integer as u64 little-endian (two u32 halves: no BigInt on the hot path). */
+function writeUint64(view: DataView, at: number, value: number): void {
+  view.setUint32(at, value >>> 0, true);
+  view.setUint32(at + 4, Math.floor(value / 2 ** 32), true);
 }
 
 /**

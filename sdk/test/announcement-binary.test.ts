@@ -35,6 +35,25 @@ describe('binary announcement pages', () => {
     expect(discoveries.map((d) => [d.announcement.id, d.stealthAddress])).toEqual([[2, payment.stealthAddress]]);
   });
 
+  it('hold exactly the bytes of their records: a text field takes its UTF-8 length, not a worst-case reservation', () => {
+    const one = (txHash: string) => encodeAnnouncementPage([{ ...rows[0]!, txHash }]);
+    expect(one('0xabc').length).toBe(8 + 18 + 1088 + 2 + 5);
+    expect(one('é✓😀').length).toBe(8 + 18 + 1088 + 2 + 2 + 3 + 4);
+    expect(decodeAnnouncementPage(one('é✓😀'))[0]!.txHash).toBe('é✓😀');
+  });
+
+  it('cut a text over 65,535 UTF-8 bytes at the last whole character, so the page still decodes', () => {
+    const long = 'a' + '✓'.repeat(30_000); // 90,001 bytes; 21,844 whole ✓ fit after the 'a'
+    const [decoded] = decodeAnnouncementPage(encodeAnnouncementPage([{ ...rows[0]!, amount: long }]));
+    expect(decoded!.amount).toBe('a' + '✓'.repeat(21_844));
+  });
+
+  it('refuse an id or timestamp that is not a non-negative safe integer with a typed error', () => {
+    for (const bad of [{ id: -1 }, { id: 1.5 }, { id: 2 ** 53 }, { timestamp: Number.NaN }]) {
+      expect(() => encodeAnnouncementPage([{ ...rows[0]!, ...bad }])).toThrow(InvalidAnnouncementError);
+    }
+  });
+
   it('an empty page is 8 bytes and decodes to no rows', () => {
     expect(encodeAnnouncementPage([]).length).toBe(8);
     expect(decodeAnnouncementPage(encodeAnnouncementPage([]))).toEqual([]);

@@ -209,6 +209,30 @@ describe.each(STORES)('the %s registry store', (name, factory) => {
       await expect(store.publish(announcement({ txHash: '0xÉ中💸' }))).rejects.toThrow(DuplicateAnnouncementError); // lowercased alike
     });
 
+    it('a cursor walk returns every row exactly as the counted list does (mixed optional fields, JSON-special text)', async () => {
+      const { store } = await openFresh(factory);
+      const texts = ['0x"quoted"', '0xback\\slash', "0x'single'", '0x[1,2]{}', '0xé中💸', '0x\\u0000-not-an-escape'];
+      for (const [i, txHash] of texts.entries()) {
+        const ephemeralKey = randomBytes(CIPHERTEXT_BYTES);
+        ephemeralKey[0] = 0;
+        ephemeralKey[CIPHERTEXT_BYTES - 1] = 0;
+        await store.publish(
+          announcement({ txHash, ephemeralKey, viewTag: i * 51, channelId: i % 2 === 0 ? randomBytes(CHANNEL_ID_BYTES) : null, amount: i % 3 === 0 ? null : `${i}.5`, chain: i === 4 ? '' : 'sui' }),
+        );
+      }
+      const plain = (rows: StoredAnnouncement[]) => rows.map((r) => ({ ...r, ephemeralKey: Array.from(r.ephemeralKey), channelId: r.channelId && Array.from(r.channelId) }));
+      const listed = (await store.list({}, { limit: 100 })).announcements;
+      const walked = (await store.list({}, { limit: 100, countTotal: false })).announcements;
+      expect(walked).toHaveLength(texts.length);
+      expect(plain(walked)).toEqual(plain(listed));
+      expect(walked.map((r) => r.txHash)).toEqual(texts);
+      for (const row of walked) {
+        expect(row.ephemeralKey).toBeInstanceOf(Uint8Array);
+        expect(row.ephemeralKey.byteLength).toBe(CIPHERTEXT_BYTES);
+      }
+      expect((await store.list({}, { afterId: texts.length, limit: 100, countTotal: false })).announcements).toEqual([]);
+    });
+
     it('is not changed when the caller later mutates the bytes it published or read', async () => {
       const { store } = await openFresh(factory);
       const sent = announcement({ channelId: randomBytes(CHANNEL_ID_BYTES) });
