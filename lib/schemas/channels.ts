@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { DECIMAL_AMOUNT, MAX_AMOUNT_LENGTH } from '../channels/amount.ts';
 import { announcementJson } from './announcement.ts';
-import { hexBytes, hexOutput, optional } from './fields.ts';
+import { hexBytes, hexOutput, optional, scanMode } from './fields.ts';
 
 /**
  * Longest recipient: room for a meta-address URI (`st:<chain>:0x` + 2436 hex digits) and for a
@@ -66,6 +66,7 @@ export const discoverChannelsRequest = z
     viewing_sk: hexBytes(2400, 'Viewing secret key: ML-KEM-768 decapsulation key (2400 bytes)'),
     spending_pk: hexBytes(33, 'Spending public key: secp256k1, compressed (33 bytes)'),
     spending_sk: hexBytes(32, 'Spending secret (32 bytes): the discovered channels carry their spending keys'),
+    mode: optional(scanMode),
   })
   .describe('DiscoverChannelsRequest');
 

@@ -47,6 +47,18 @@ export function optional<S extends z.ZodType>(schema: S) {
 /** 1-byte view tag, PROTOCOL.md sections 4 and 6. */
 export const viewTag = z.int().min(0).max(255).describe('View tag: one byte, 0 to 255');
 
+/**
+ * How a server-side scan treats announcements (sdk createScanner `mode`, PROTOCOL.md section 5).
+ * `fast` runs the full re-encryption check only after a view-tag match, so the scan's duration
+ * depends on the registry's ciphertexts, which anyone can publish; `constant` runs it on every
+ * announcement (several times slower) so the duration no longer depends on which ones match.
+ */
+export const scanMode = z
+  .enum(['fast', 'constant'])
+  .describe(
+    "Scan mode (default fast). fast: the full check runs only after a view-tag match, so the duration depends on published ciphertexts; constant: the check runs on every announcement, several times slower, and the duration does not depend on which announcements match",
+  );
+
 /** Unix seconds. */
 export const unixTimestamp = z.int().min(0).describe('Unix timestamp in seconds');
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { hexBytes, hexOutput, optional, unixTimestamp, viewTag } from './fields.ts';
+import { hexBytes, hexOutput, optional, scanMode, unixTimestamp, viewTag } from './fields.ts';
 
 export const createStealthRequest = z
   .object({
@@ -37,6 +37,7 @@ export const scanRequest = z
     view_tags: optional(z.array(viewTag).max(256).describe('Scan only announcements with these view tags (an empty list means no filter)')),
     from_timestamp: optional(unixTimestamp.describe('Start of the time window (inclusive); used only with to_timestamp')),
     to_timestamp: optional(unixTimestamp.describe('End of the time window (inclusive); used only with from_timestamp')),
+    mode: optional(scanMode),
   })
   .describe('ScanRequest');
 

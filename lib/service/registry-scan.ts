@@ -39,7 +39,7 @@ export async function scanRegistry(store: RegistryStore, request: ScanRequest, o
     viewingSecretKey: request.viewing_sk,
     spendingPublicKey: request.spending_pk,
     ...(request.spending_sk === undefined ? {} : { spendingSecretKey: request.spending_sk }),
-  });
+  }, request.mode === undefined ? {} : { mode: request.mode });
   const filter: AnnouncementFilter = { ...scanSelection(request), ...(options.channelsOnly === true ? { withChannelId: true } : {}) };
   const discoveries: DiscoveryJson[] = [];
   let totalScanned = 0;

@@ -3,7 +3,7 @@
  * found with the address create returned, and nothing else is.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { deriveStealthAddress, evmAddressOf } from '@wraith-pq/sdk';
+import { createScanner, deriveStealthAddress, evmAddressOf } from '@wraith-pq/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getRegistry } from '../../lib/server/registry.ts';
 import { configure } from '../helpers/api.ts';
@@ -17,6 +17,12 @@ import {
   txHash,
   type KeyBundle,
 } from '../helpers/routes.ts';
+
+// The real createScanner, observed: which options the route passes on.
+vi.mock('@wraith-pq/sdk', async (importOriginal) => {
+  const sdk = await importOriginal<typeof import('@wraith-pq/sdk')>();
+  return { ...sdk, createScanner: vi.fn(sdk.createScanner) };
+});
 
 beforeEach(() => configure());
 afterEach(() => vi.restoreAllMocks());
@@ -119,6 +125,29 @@ describe('POST /api/v1/stealth/scan', () => {
     expect(stats.view_tag_matches).toBeGreaterThanOrEqual(1);
     expect(Number.isInteger(stats.duration_ms)).toBe(true);
     expect(typeof stats.rate).toBe('number');
+  });
+
+  it("mode 'constant' reaches the scanner and finds exactly what the default mode finds", async () => {
+    const [alice, bob] = [await generateKeys(), await generateKeys()];
+    await publishForeign(2);
+    const mine = [await publish(await createPayment(alice.meta_address)), await publish(await createPayment(alice.meta_address))];
+    await publish(await createPayment(bob.meta_address));
+    vi.mocked(createScanner).mockClear();
+    const fast = (await scan(scanKeys(alice))).json;
+    const constant = (await scan({ ...scanKeys(alice), mode: 'constant' })).json;
+    expect(vi.mocked(createScanner).mock.calls.map((call) => call[1])).toEqual([{}, { mode: 'constant' }]);
+    expect(constant.discoveries.map((d: { announcement_id: number }) => d.announcement_id)).toEqual(mine);
+    expect(constant.discoveries).toEqual(fast.discoveries);
+    expect({ ...constant.stats, duration_ms: 0, rate: 0 }).toEqual({ ...fast.stats, duration_ms: 0, rate: 0 });
+  });
+
+  it('refuses an unknown mode with 400 VALIDATION_ERROR naming the field', async () => {
+    const keys = await generateKeys();
+    const response = await scan({ ...scanKeys(keys), mode: 'quick' });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(response.json.error)).toContain('mode');
+    expect(JSON.stringify(response.json)).not.toContain(keys.viewing_sk.slice(0, 64));
   });
 
   it('scans an empty registry without error', async () => {

@@ -97,6 +97,20 @@ describe('channel create → discover', () => {
     expect((await discover(carol)).json.channels).toEqual([]);
   });
 
+  it("finds the same channels with mode 'constant' and refuses an unknown mode", async () => {
+    const [alice, bob] = [await newRecipient(), await newRecipient()];
+    await openChannel({ recipient: bob.meta_address });
+    await openChannel({ recipient: alice.meta_address });
+    const fast = (await discover(alice)).json;
+    const constant = await send('discover', { ...discoverKeys(alice), mode: 'constant' });
+    expect(constant.status).toBe(200);
+    expect(constant.json.channels.map((c: { channel_id: string }) => c.channel_id)).toEqual(fast.channels.map((c: { channel_id: string }) => c.channel_id));
+    expect(constant.json.channels).toHaveLength(1);
+    const refused = await send('discover', { ...discoverKeys(alice), mode: 'quick' });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.json.error)).toContain('mode');
+  });
+
   it('ignores ordinary stealth payments: only announcements with a channel id are channels', async () => {
     const alice = await newRecipient();
     const payment = (await send('stealthCreate', { meta_address: alice.meta_address })).json;
