@@ -50,37 +50,76 @@ const ZETAS = Int32Array.from({ length: 128 }, (_, i) => powMod(17, bitRev7(i)))
 /** gamma_i = 17^(2*BitRev7(i)+1) for the base-case multiplication (FIPS 203 Algorithm 12). */
 const GAMMAS = Int32Array.from({ length: 128 }, (_, i) => powMod(17, 2 * bitRev7(i) + 1));
 
-/** FIPS 203 Algorithm 9, in place, lazy sums (see module comment). */
+/** zeta^BitRev7(1) * 128^-1 mod q: the last inverse layer with the final scaling folded in. */
+const ZETA_1_SCALED = (ZETAS[1]! * N_INV_128) % Q;
+
+/**
+ * FIPS 203 Algorithm 9, in place, lazy sums (see module comment). Layers go two at a time
+ * (len 128+64, 32+16, 8+4: each element is loaded and stored once per pair), then len 2 with
+ * its 64 groups of two butterflies unrolled. Every element sees the same operations in the same
+ * order as the one-layer-at-a-time loop, so the values and bounds are those of Algorithm 9.
+ */
 export function ntt(f: Int32Array): void {
-  let k = 1;
-  for (let len = 128; len >= 2; len >>= 1) {
-    for (let start = 0; start < N; start += 2 * len) {
-      const zeta = ZETAS[k++]!;
-      for (let j = start; j < start + len; j++) {
-        const t = ((zeta * f[j + len]!) % Q) | 0; // | 0: a remainder of -0 would deoptimise to floats
-        const a = f[j]!;
-        f[j + len] = a - t;
-        f[j] = a + t;
+  for (let len = 128, base = 1; len >= 8; len >>= 2, base <<= 2) {
+    const half = len >> 1;
+    for (let start = 0, group = 0; start < N; start += 2 * len, group++) {
+      const zeta = ZETAS[base + group]!; // layer len
+      const zetaLow = ZETAS[2 * base + 2 * group]!; // layer len/2, first half
+      const zetaHigh = ZETAS[2 * base + 2 * group + 1]!; // layer len/2, second half
+      for (let j = start; j < start + half; j++) {
+        const a = f[j]!, b = f[j + half]!, c = f[j + len]!, d = f[j + len + half]!;
+        let t = ((zeta * c) % Q) | 0; // | 0: a remainder of -0 would deoptimise to floats
+        const c1 = a - t, a1 = a + t;
+        t = ((zeta * d) % Q) | 0;
+        const d1 = b - t, b1 = b + t;
+        t = ((zetaLow * b1) % Q) | 0;
+        f[j] = a1 + t;
+        f[j + half] = a1 - t;
+        t = ((zetaHigh * d1) % Q) | 0;
+        f[j + len] = c1 + t;
+        f[j + len + half] = c1 - t;
       }
     }
+  }
+  for (let start = 0, k = 64; start < N; start += 4, k++) {
+    const zeta = ZETAS[k]!;
+    const a = f[start]!, b = f[start + 1]!;
+    let t = ((zeta * f[start + 2]!) % Q) | 0;
+    f[start] = a + t;
+    f[start + 2] = a - t;
+    t = ((zeta * f[start + 3]!) % Q) | 0;
+    f[start + 1] = b + t;
+    f[start + 3] = b - t;
   }
 }
 
-/** FIPS 203 Algorithm 10, in place; the result is reduced to (-q, q). */
+/**
+ * FIPS 203 Algorithm 10, in place; the result is reduced to (-q, q). Layers two at a time
+ * (len 2+4, 8+16, 32+64), then len 128 with the final multiplication by 128^-1 folded into it
+ * (its zeta premultiplied): the same residues as Algorithm 10, each in (-q, q).
+ */
 export function inverseNtt(f: Int32Array): void {
-  let k = 127;
-  for (let len = 2; len <= 128; len <<= 1) {
-    for (let start = 0; start < N; start += 2 * len) {
-      const zeta = ZETAS[k--]!;
+  for (let len = 2, top = 128; len <= 32; len <<= 2, top >>= 2) {
+    for (let start = 0, group = 0; start < N; start += 4 * len, group++) {
+      const zetaLow = ZETAS[top - 1 - 2 * group]!; // layer len, first group
+      const zetaHigh = ZETAS[top - 2 - 2 * group]!; // layer len, second group
+      const zeta = ZETAS[(top >> 1) - 1 - group]!; // layer 2 * len
       for (let j = start; j < start + len; j++) {
-        const t = f[j]!;
-        const b = f[j + len]!;
-        f[j] = t + b;
-        f[j + len] = ((zeta * (b - t)) % Q) | 0;
+        const a = f[j]!, b = f[j + len]!, c = f[j + 2 * len]!, d = f[j + 3 * len]!;
+        const a1 = a + b, b1 = ((zetaLow * (b - a)) % Q) | 0;
+        const c1 = c + d, d1 = ((zetaHigh * (d - c)) % Q) | 0;
+        f[j] = a1 + c1;
+        f[j + 2 * len] = ((zeta * (c1 - a1)) % Q) | 0;
+        f[j + len] = b1 + d1;
+        f[j + 3 * len] = ((zeta * (d1 - b1)) % Q) | 0;
       }
     }
   }
-  for (let j = 0; j < N; j++) f[j] = ((f[j]! * N_INV_128) % Q) | 0;
+  for (let j = 0; j < 128; j++) {
+    const t = f[j]!, b = f[j + 128]!;
+    f[j] = (((t + b) * N_INV_128) % Q) | 0;
+    f[j + 128] = ((ZETA_1_SCALED * (b - t)) % Q) | 0;
+  }
 }
 
 /** A decryption key prepared once: `s_hat` as 3 polynomials of 256 coefficients in [0, q). */

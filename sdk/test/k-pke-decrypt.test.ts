@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { keccakP } from '@noble/hashes/sha3.js';
-import { createDecryptor, prepareDecryptionKey } from '../src/k-pke-decrypt.ts';
+import { createDecryptor, inverseNtt, ntt, prepareDecryptionKey } from '../src/k-pke-decrypt.ts';
 import { keccakF1600 } from '../src/keccak-f1600.ts';
 import { bytesToHex, createStealthPayment, generateKeys } from '../src/index.ts';
 import { referenceDecrypt } from './kpke-oracle.ts';
@@ -46,6 +46,81 @@ describe('fast K-PKE decryption equals a straightforward decryption', () => {
     decrypt(fill(1088, 0xff), b);
     decrypt(honest, b);
     expect(bytesToHex(b)).toBe(bytesToHex(a));
+  });
+});
+
+describe('the lazy NTT and inverse NTT (two layers per pass) equal FIPS 203 Algorithms 9 and 10', () => {
+  const Q = 3329;
+  const mod = (x: number) => ((x % Q) + Q) % Q;
+  const bitRev7 = (i: number) => parseInt(i.toString(2).padStart(7, '0').split('').reverse().join(''), 2);
+  const pow = (b: number, e: number) => Array.from({ length: e }).reduce<number>((r) => (r * b) % Q, 1);
+  const zeta = (i: number) => pow(17, bitRev7(i));
+  // Straight from the standard, every value reduced to [0, q).
+  const algorithm9 = (input: number[]) => {
+    const f = input.map(mod);
+    let i = 1;
+    for (let len = 128; len >= 2; len /= 2) {
+      for (let start = 0; start < 256; start += 2 * len) {
+        const z = zeta(i++);
+        for (let j = start; j < start + len; j++) {
+          const t = (z * f[j + len]!) % Q;
+          f[j + len] = mod(f[j]! - t);
+          f[j] = (f[j]! + t) % Q;
+        }
+      }
+    }
+    return f;
+  };
+  const algorithm10 = (input: number[]) => {
+    const f = input.map(mod);
+    let i = 127;
+    for (let len = 2; len <= 128; len *= 2) {
+      for (let start = 0; start < 256; start += 2 * len) {
+        const z = zeta(i--);
+        for (let j = start; j < start + len; j++) {
+          const t = f[j]!;
+          f[j] = (t + f[j + len]!) % Q;
+          f[j + len] = (z * mod(f[j + len]! - t)) % Q;
+        }
+      }
+    }
+    return f.map((x) => (x * 3303) % Q);
+  };
+  const inputs: [string, number[]][] = [
+    ['all q-1', Array(256).fill(Q - 1)],
+    ['all zero', Array(256).fill(0)],
+    ['alternating 0 and q-1', Array.from({ length: 256 }, (_, i) => (i & 1 ? Q - 1 : 0))],
+    ['a single q-1', Array.from({ length: 256 }, (_, i) => (i === 255 ? Q - 1 : 0))],
+    ['random', Array.from({ length: 256 }, () => Math.floor(Math.random() * Q))],
+  ];
+
+  it.each(inputs)('NTT of %s: the same residues, each below 8q in absolute value', (_name, input) => {
+    const f = Int32Array.from(input);
+    ntt(f);
+    expect(Array.from(f, mod)).toEqual(algorithm9(input));
+    expect(Math.max(...Array.from(f, Math.abs))).toBeLessThan(8 * Q);
+  });
+
+  const signed: [string, number[]][] = [
+    ...inputs,
+    ['all -(q-1)', Array(256).fill(-(Q - 1))],
+    ['alternating q-1 and -(q-1)', Array.from({ length: 256 }, (_, i) => (i & 1 ? Q - 1 : -(Q - 1)))],
+    ['random in (-q, q)', Array.from({ length: 256 }, () => Math.floor(Math.random() * (2 * Q - 1)) - (Q - 1))],
+  ];
+  it.each(signed)('inverse NTT of %s: the same residues, each in (-q, q)', (_name, input) => {
+    const f = Int32Array.from(input);
+    inverseNtt(f);
+    expect(Array.from(f, mod)).toEqual(algorithm10(input));
+    expect(Math.max(...Array.from(f, Math.abs))).toBeLessThan(Q);
+  });
+
+  it('the inverse undoes the forward transform', () => {
+    const input = inputs[4]![1];
+    const f = Int32Array.from(input);
+    ntt(f);
+    for (let j = 0; j < 256; j++) f[j] = f[j]! % Q;
+    inverseNtt(f);
+    expect(Array.from(f, mod)).toEqual(input);
   });
 });
 
