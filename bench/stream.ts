@@ -8,7 +8,7 @@
  * 1088-byte ciphertexts with random tags, plus 10 honest payments to the scanning key), not
  * through HTTP. Needs `npm run build` first. `STREAM_N=100000 npm run bench stream` for less.
  */
-import { createClient } from '@libsql/client';
+import Database from 'libsql';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex, createStealthPayment, generateKeys } from '../sdk/src/index.ts';
@@ -19,33 +19,29 @@ import { formatRate } from './harness.ts';
 
 async function seed(url: string, n: number, honest: Map<number, string>): Promise<void> {
   await (await createSqliteStore(url)).close(); // creates the schema
-  const client = createClient({ url });
-  await client.execute('PRAGMA synchronous=OFF');
+  // One transaction through a prepared statement: the client's batches took ~170 s for 1M rows.
+  const db = new Database(url.slice('file:'.length));
+  const insert = db.prepare('INSERT INTO announcements (id, ephemeral_key, view_tag, timestamp, tx_hash, tx_hash_norm) VALUES (?, ?, ?, ?, ?, ?)');
   const now = Math.floor(Date.now() / 1000);
   const honestAt = new Set(Array.from({ length: 10 }, (_, i) => Math.floor(((i + 0.5) * n) / 10)));
   const recipient = generateKeys();
-  for (let start = 1; start <= n; start += 500) {
-    const statements = [];
-    for (let id = start; id < Math.min(n + 1, start + 500); id++) {
-      let ciphertext: Uint8Array;
-      let viewTag: number;
-      if (honestAt.has(id)) {
-        const p = createStealthPayment(recipient.metaAddress);
-        ciphertext = p.ephemeralCiphertext;
-        viewTag = p.viewTag;
-        honest.set(id, p.stealthAddress);
-      } else {
-        ciphertext = crypto.getRandomValues(new Uint8Array(1088));
-        viewTag = ciphertext[0]!; // random, independent of the key
-      }
-      statements.push({
-        sql: 'INSERT INTO announcements (id, ephemeral_key, view_tag, timestamp, tx_hash, tx_hash_norm) VALUES (?, ?, ?, ?, ?, ?)',
-        args: [id, ciphertext, viewTag, now, `0x${id}`, `0x${id}`],
-      });
+  db.exec('BEGIN');
+  for (let id = 1; id <= n; id++) {
+    let ciphertext: Uint8Array;
+    let viewTag: number;
+    if (honestAt.has(id)) {
+      const p = createStealthPayment(recipient.metaAddress);
+      ciphertext = p.ephemeralCiphertext;
+      viewTag = p.viewTag;
+      honest.set(id, p.stealthAddress);
+    } else {
+      ciphertext = crypto.getRandomValues(new Uint8Array(1088));
+      viewTag = ciphertext[0]!; // random, independent of the key
     }
-    await client.batch(statements, 'write');
+    insert.run(id, Buffer.from(ciphertext.buffer, ciphertext.byteOffset, ciphertext.length), viewTag, now, `0x${id}`, `0x${id}`);
   }
-  client.close();
+  db.exec('COMMIT');
+  db.close();
   seededKeys = recipient;
 }
 let seededKeys: ReturnType<typeof generateKeys> | undefined;
