@@ -192,19 +192,26 @@ export function baseMultiplySum(u0: Int32Array, u1: Int32Array, u2: Int32Array, 
 /**
  * w = v - acc, then Compress_1 and ByteEncode_1 into 32 bytes. `v` = Decompress_4 of c2
  * (the last 128 bytes of c, two coefficients per byte, low nibble first).
- * Compress_1(w) = round(2w/q) mod 2 is 1 exactly when q/4 < w < 3q/4, i.e. 833 <= w <= 2496.
+ * Compress_1(w) = round(2w/q) mod 2 is 1 exactly when q/4 < w < 3q/4, i.e. 833 <= w <= 2496
+ * for w in [0, q). Here v is in [0, q] and acc in (-q, q), so w = v - acc lies in (-q, 2q):
+ * adding q when negative and subtracting q when >= q (branch-free, sign masks) gives w mod q
+ * without a division; `(w - 833) >>> 0 <= 1663` is the range test in one unsigned comparison.
  */
 function compressMessage(c: Uint8Array, acc: Int32Array, out: Uint8Array): void {
   for (let byte = 0, idx = 0, src = C1_BYTES; byte < 32; byte++) {
     let bits = 0;
     for (let bit = 0; bit < 8; bit += 2, idx += 2, src++) {
       const packed = c[src]!;
-      let w0 = (((((packed & 0x0f) * Q + 8) >> 4) - acc[idx]!) % Q) | 0;
-      let w1 = (((((packed >> 4) * Q + 8) >> 4) - acc[idx + 1]!) % Q) | 0;
-      if (w0 < 0) w0 += Q;
-      if (w1 < 0) w1 += Q;
-      bits |= ((w0 >= 833 && w0 <= 2496 ? 1 : 0) << bit) | ((w1 >= 833 && w1 <= 2496 ? 1 : 0) << (bit + 1));
+      bits |= messageBit((((packed & 0x0f) * Q + 8) >> 4) - acc[idx]!) << bit;
+      bits |= messageBit((((packed >> 4) * Q + 8) >> 4) - acc[idx + 1]!) << (bit + 1);
     }
     out[byte] = bits;
   }
+}
+
+/** Compress_1 of w in (-q, 2q): 1 when w mod q is in [833, 2496]. */
+function messageBit(w: number): number {
+  w += (w >> 31) & Q; // [0, 2q)
+  w -= Q & ~((w - Q) >> 31); // [0, q)
+  return (w - 833) >>> 0 <= 1663 ? 1 : 0;
 }
