@@ -1,14 +1,14 @@
 /**
  * The client half of bench/stream.ts, in a fresh process so its peak RSS is the scanner's alone:
- * reads {url, keys, fetchOnly} on stdin, streams every binary page into scanRegistry on a pool of
+ * reads {url, keys, fetchOnly} on stdin, streams every binary page (the SDK client's
+ * `announcementPages`, 5,000 rows a page unless PAGE says otherwise) into scanRegistry on a pool of
  * 2 workers (STREAM_WORKERS sets another size), or with `fetchOnly` only fetches and decodes the
  * pages, and prints one JSON line {seconds, scanned, peakRss, found}.
  */
 import os from 'node:os';
-import { createScanPool, decodeAnnouncementPage, hexToBytes, scanRegistry, type RegistryAnnouncement, type RegistryPageSource } from '../sdk/src/index.ts';
+import { createClient, createScanPool, hexToBytes, scanRegistry } from '../sdk/src/index.ts';
 import { nodeScanWorkerSpawner } from '../tests/helpers/scan-worker-node.ts';
 
-const PAGE = 1000;
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const { url, keys: hex, fetchOnly } = JSON.parse(input) as { url: string; keys: Record<string, string>; fetchOnly?: boolean };
@@ -16,28 +16,17 @@ const keys = { viewingSecretKey: hexToBytes(hex.viewingSecretKey!), spendingPubl
 
 const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: Number(process.env.STREAM_WORKERS ?? Math.min(2, os.cpus().length)) });
 try {
-  const source: RegistryPageSource<RegistryAnnouncement> = async function* ({ afterId, signal }) {
-    let cursor = afterId;
-    for (;;) {
-      const response = await fetch(`${url}/api/v1/registry/announcements?after_id=${cursor}&limit=${PAGE}`, {
-        headers: { accept: 'application/octet-stream' },
-        ...(signal ? { signal } : {}),
-      });
-      if (!response.ok) throw new Error(`page after ${cursor}: HTTP ${response.status}`);
-      const rows = decodeAnnouncementPage(new Uint8Array(await response.arrayBuffer()));
-      if (rows.length === 0) return;
-      yield rows;
-      cursor = rows[rows.length - 1]!.id;
-      if (rows.length < PAGE) return;
-    }
-  };
+  // The SDK client's page source: binary pages of its default (largest) size, or PAGE rows.
+  const client = createClient({ baseUrl: url });
+  const pageSize = process.env.PAGE ? { pageSize: Number(process.env.PAGE) } : {};
+  const source: typeof client.announcementPages = (params) => client.announcementPages({ ...params, ...pageSize });
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   const started = performance.now();
   const found = new Map<number, string>();
   let scanned = 0;
   if (fetchOnly) {
-    for await (const page of source({ afterId: 0 })) scanned += page.length;
+    for await (const page of source()) scanned += page.length;
   } else {
     for await (const batch of scanRegistry(source, keys, { pool })) {
       scanned += batch.scanned;

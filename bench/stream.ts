@@ -1,12 +1,13 @@
 /**
  * Issue 6 end to end: N announcements (default 1,000,000) in the real server's SQLite registry,
- * streamed as binary cursor pages (GET /api/v1/registry/announcements?after_id&limit=1000,
- * Accept: application/octet-stream) into the SDK's scanRegistry on a worker pool (2 threads),
- * measuring wall time, rate and the client's peak RSS: a first scan against the freshly started
- * server, the pages fetched without scanning, and a second scan against the warm server. The
- * registry is seeded with SQL (random
- * 1088-byte ciphertexts with random tags, plus 10 honest payments to the scanning key), not
- * through HTTP. Needs `npm run build` first. `STREAM_N=100000 npm run bench stream` for less.
+ * streamed as binary cursor pages (GET /api/v1/registry/announcements?after_id&limit=5000,
+ * Accept: application/octet-stream, through the SDK client's `announcementPages`) into the SDK's
+ * scanRegistry on a worker pool (2 threads), measuring wall time, rate and the client's peak RSS:
+ * a first scan against the freshly started server, the pages fetched without scanning, and a
+ * second scan against the warm server. The registry is seeded with SQL (random 1088-byte
+ * ciphertexts with random tags, plus 10 honest payments to the scanning key), not through HTTP.
+ * Needs `npm run build` first. `STREAM_N=100000 npm run bench stream` for less; PAGE=1000 for
+ * smaller pages, STREAM_WORKERS for another pool size.
  */
 import Database from 'libsql';
 import { spawnSync } from 'node:child_process';
@@ -80,7 +81,7 @@ export async function benchStream(): Promise<Measurement[]> {
       return found.size === honest.size && [...honest].every(([id, a]) => found.get(id) === a);
     };
     const correct = correctly(cold) && correctly(result);
-    console.log(`\n## Streaming scan: ${n.toLocaleString()} announcements, real server → binary pages → 2-worker pool\n`);
+    console.log(`\n## Streaming scan: ${n.toLocaleString()} announcements, real server → binary pages of ${process.env.PAGE ?? 5000} rows → ${process.env.STREAM_WORKERS ?? 2}-worker pool\n`);
     console.log('| measure | value |\n|---|---:|');
     console.log(`| end to end, first scan after the server started | ${cold.seconds.toFixed(1)} s, ${formatRate(cold.scanned / cold.seconds)} ann/s |`);
     console.log(`| the same pages fetched and decoded, not scanned | ${pagesOnly.seconds.toFixed(1)} s, ${formatRate(pagesOnly.scanned / pagesOnly.seconds)} ann/s |`);

@@ -6,8 +6,11 @@
  * when publishes race (it throws DuplicateAnnouncementError, answered 409 by lib/http/errors.ts).
  */
 import type { AnnouncementFilter, RegistryStore } from '../registry/store.ts';
+import { validationError } from '../http/errors.ts';
 import {
   DEFAULT_LIST_LIMIT,
+  MAX_BINARY_PAGE_LIMIT,
+  MAX_LIST_LIMIT,
   type ListAnnouncementsQuery,
   type ListAnnouncementsResponse,
   type PublishAnnouncementRequest,
@@ -40,6 +43,10 @@ export function listSelection(query: ListAnnouncementsQuery): AnnouncementFilter
 
 /** One page of the selection, ordered by id, with the selection's total. */
 export async function listAnnouncements(store: RegistryStore, query: ListAnnouncementsQuery): Promise<ListAnnouncementsResponse> {
+  if (query.limit !== undefined && query.limit > MAX_LIST_LIMIT) {
+    const issue = `must be at most ${MAX_LIST_LIMIT} (${MAX_BINARY_PAGE_LIMIT} for binary pages: Accept: application/octet-stream)`;
+    throw validationError([{ path: 'limit', issue }]);
+  }
   const { announcements, total } = await store.list(listSelection(query), pageOptions(query));
   return { announcements: announcements.map(announcementToJson), total };
 }

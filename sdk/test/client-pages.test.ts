@@ -109,9 +109,36 @@ describe('client.announcementPages', () => {
     await expect(collect(client.announcementPages({ afterId: 0 }))).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
   });
 
-  it('refuses a page size the server would not serve', async () => {
+  it('refuses a page size the server would not serve: over 5000 for binary pages, over 1000 for JSON', async () => {
     const client = createClient({ baseUrl: 'http://wraith.test', fetch: registryServer(rows).fetch });
-    await expect(collect(client.announcementPages({ afterId: 0, pageSize: 1001 }))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(collect(client.announcementPages({ afterId: 0, pageSize: 5001 }))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(collect(client.announcementPages({ pageSize: 1001, format: 'json' }))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(collect(client.announcementPages({ pageSize: 0 }))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('asks for the largest page of its form by default: 5000 rows binary, 1000 as JSON', async () => {
+    const server = registryServer(rows);
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+    expect((await collect(client.announcementPages())).flat()).toEqual(rows);
+    expect((await collect(client.announcementPages({ format: 'json' }))).flat()).toEqual(rows);
+    expect(server.served.map((s) => [s.limit, s.binary])).toEqual([
+      [5000, true],
+      [1000, false],
+      [1000, false], // a JSON walk ends on an empty page (see the next test)
+    ]);
+  });
+
+  it('keeps walking a JSON server that serves fewer rows than asked for, until an empty page', async () => {
+    const capped = registryServer(rows, { offersBinary: false });
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      url.searchParams.set('limit', String(Math.min(10, Number(url.searchParams.get('limit'))))); // the server's own maximum
+      return capped.fetch(url, init);
+    }) as typeof globalThis.fetch;
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch });
+    const pages = await collect(client.announcementPages());
+    expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
+    expect(pages.flat()).toEqual(rows);
   });
 
   it('is the page source of scanRegistry: the recipient finds exactly their payments and can resume from a cursor', async () => {

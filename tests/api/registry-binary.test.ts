@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex, decodeAnnouncementPage } from '@wraith-pq/sdk';
 import * as announcementsRoute from '../../app/api/v1/registry/announcements/route.ts';
+import { getRegistry } from '../../lib/server/registry.ts';
 import { buildRequest, configure } from '../helpers/api.ts';
 import { foreignAnnouncement, request } from '../helpers/routes.ts';
 
@@ -82,8 +83,26 @@ describe('binary registry pages', () => {
   it('JSON answers are still never cached, and bad queries are JSON errors', async () => {
     const json = await request('announcements', 'GET', { query: 'after_id=0&limit=3' });
     expect(json.headers.get('cache-control')).toBe('no-store');
-    const bad = await binary('limit=5000');
+    const bad = await binary('limit=5001');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(new TextDecoder().decode(bad.bytes)).error.code).toBe('VALIDATION_ERROR');
+    const { error } = JSON.parse(new TextDecoder().decode(bad.bytes));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details).toEqual([{ path: 'limit', issue: 'must be at most 5000' }]);
+  });
+
+  it('hold up to 5000 rows a page (JSON pages stop at 1000), and a full one is immutable', async () => {
+    const store = await getRegistry();
+    for (let i = 0; i < 5001; i++) {
+      await store.publish({ ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: i & 0xff, txHash: `0x${i.toString(16)}`, channelId: null, amount: null, chain: null });
+    }
+    const page = await binary('after_id=0&limit=5000');
+    expect(page.status).toBe(200);
+    const rows = decodeAnnouncementPage(page.bytes);
+    expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(page.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(decodeAnnouncementPage((await binary('after_id=5000&limit=5000')).bytes).map((r) => r.id)).toEqual([5001]);
+    const json = await request('announcements', 'GET', { query: 'after_id=0&limit=5000' });
+    expect(json.status).toBe(400);
+    expect(json.json.error.details).toEqual([{ path: 'limit', issue: 'must be at most 1000 (5000 for binary pages: Accept: application/octet-stream)' }]);
   });
 });

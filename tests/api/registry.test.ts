@@ -163,7 +163,7 @@ describe('GET /api/v1/registry/announcements', () => {
     const response = await list('limit=1001');
     expect(response.status).toBe(400);
     expect(response.json.error.code).toBe('VALIDATION_ERROR');
-    expect(response.json.error.details).toEqual([{ path: 'limit', issue: 'must be at most 1000' }]);
+    expect(response.json.error.details).toEqual([{ path: 'limit', issue: 'must be at most 1000 (5000 for binary pages: Accept: application/octet-stream)' }]);
   });
 
   it('answers HEAD with the status and headers of GET and no body', async () => {

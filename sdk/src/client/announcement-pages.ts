@@ -17,13 +17,22 @@ import { ApiError } from './errors.ts';
 import type { CallOptions, RequestSpec, Transport } from './transport.ts';
 import type { ListAnnouncementsReturnType } from './types.ts';
 
-/** Largest page the server serves (lib/schemas/registry.ts MAX_LIST_LIMIT). */
+/** Largest JSON page the server serves (lib/schemas/registry.ts MAX_LIST_LIMIT). */
 export const MAX_ANNOUNCEMENT_PAGE_SIZE = 1000;
+/**
+ * Largest binary page the server serves (lib/schemas/registry.ts MAX_BINARY_PAGE_LIMIT), about
+ * 5.5 MB: the default page size of binary walks. Fewer requests make streaming a large registry
+ * markedly faster (BENCHMARKS.md).
+ */
+export const MAX_BINARY_ANNOUNCEMENT_PAGE_SIZE = 5000;
 
 export type AnnouncementPagesParameters = Omit<CallOptions, 'signal'> & {
   /** Start after this announcement id (a saved cursor). Default 0: from the first. */
   afterId?: number;
-  /** Announcements per request (default and maximum 1000). */
+  /**
+   * Announcements per request. Default and maximum: 5000 with `format: 'auto'` (binary pages),
+   * 1000 with `format: 'json'`.
+   */
   pageSize?: number;
   /** `auto` (default): binary when the server offers it, else JSON. `json`: always JSON. */
   format?: 'auto' | 'json';
@@ -32,12 +41,12 @@ export type AnnouncementPagesParameters = Omit<CallOptions, 'signal'> & {
 
 const decoder = new TextDecoder();
 
-/** Fetch one page after `afterId`, in byte form. */
+/** Fetch one page after `afterId`, in byte form; `binary` says which form the server answered. */
 export async function fetchAnnouncementPage(
   transport: Transport,
   params: { afterId: number; pageSize: number; format: 'auto' | 'json' },
   options: CallOptions = {},
-): Promise<RegistryAnnouncement[]> {
+): Promise<{ page: RegistryAnnouncement[]; binary: boolean }> {
   const spec: RequestSpec = {
     method: 'GET',
     path: '/api/v1/registry/announcements',
@@ -56,9 +65,10 @@ export async function fetchAnnouncementPage(
       path: spec.path,
       cause,
     });
+  const binary = type.startsWith(ANNOUNCEMENT_PAGE_MEDIA_TYPE);
   let page: RegistryAnnouncement[];
   try {
-    page = type.startsWith(ANNOUNCEMENT_PAGE_MEDIA_TYPE)
+    page = binary
       ? decodeAnnouncementPage(answer.body)
       : (JSON.parse(decoder.decode(answer.body)) as ListAnnouncementsReturnType).announcements.map(announcementFromJson);
   } catch (cause) {
@@ -68,7 +78,7 @@ export async function fetchAnnouncementPage(
   if (page.length > 0 && !(page[0]!.id > params.afterId && page.every((a, i) => i === 0 || a.id > page[i - 1]!.id))) {
     throw invalid('The server answered a page that does not follow the after_id cursor (ids must grow past it).');
   }
-  return page;
+  return { page, binary };
 }
 
 /**
@@ -83,19 +93,23 @@ const _fits: (source: AnnouncementPageSource) => RegistryPageSource<RegistryAnno
 /** The registry of `transport` as an {@link AnnouncementPageSource}. */
 export function announcementPageSource(transport: Transport): AnnouncementPageSource {
   return async function* announcementPages(params: AnnouncementPagesParameters = {}) {
-    const { afterId = 0, pageSize = MAX_ANNOUNCEMENT_PAGE_SIZE, format = 'auto', ...options } = params;
+    const { format = 'auto', ...rest } = params;
+    const largest = format === 'json' ? MAX_ANNOUNCEMENT_PAGE_SIZE : MAX_BINARY_ANNOUNCEMENT_PAGE_SIZE;
+    const { afterId = 0, pageSize = largest, ...options } = rest;
     if (!Number.isSafeInteger(afterId) || afterId < 0) throw new InvalidArgumentError('afterId', 'must be a non-negative integer');
-    if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_ANNOUNCEMENT_PAGE_SIZE) {
-      throw new InvalidArgumentError('pageSize', `must be an integer 1..${MAX_ANNOUNCEMENT_PAGE_SIZE}`);
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > largest) {
+      throw new InvalidArgumentError('pageSize', `must be an integer 1..${largest}${format === 'json' ? ' for JSON pages' : ''}`);
     }
     let cursor = afterId;
     for (;;) {
-      const page = await fetchAnnouncementPage(transport, { afterId: cursor, pageSize, format }, options);
+      const { page, binary } = await fetchAnnouncementPage(transport, { afterId: cursor, pageSize, format }, options);
       if (page.length > 0) {
         cursor = page[page.length - 1]!.id;
         yield page;
       }
-      if (page.length < pageSize) return;
+      // A short binary page is the end. A JSON answer may come from a server whose largest page
+      // is smaller than the one asked for, so there only an empty page is.
+      if (page.length === 0 || (binary && page.length < pageSize)) return;
     }
   };
 }

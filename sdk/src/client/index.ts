@@ -11,7 +11,7 @@ export { createClient, type CreateClientParameters, type WraithClient } from './
 export { ApiError, TimeoutError, NetworkError, isApiError, type ApiErrorCode, type ApiErrorParameters } from './errors.ts';
 export type { CallOptions } from './transport.ts';
 export { parseRetryAfter, type RetryOptions, type RetryEvent } from './retry.ts';
-export { MAX_ANNOUNCEMENT_PAGE_SIZE, type AnnouncementPagesParameters, type AnnouncementPageSource } from './announcement-pages.ts';
+export { MAX_ANNOUNCEMENT_PAGE_SIZE, MAX_BINARY_ANNOUNCEMENT_PAGE_SIZE, type AnnouncementPagesParameters, type AnnouncementPageSource } from './announcement-pages.ts';
 export {
   announcementFromJson,
   announcementForPayment,
