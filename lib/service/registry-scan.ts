@@ -54,6 +54,10 @@ export async function scanRegistry(store: RegistryStore, request: ScanRequest, o
     for (const discovery of result.discoveries) discoveries.push(discoveryToJson(discovery));
     afterId = announcements[announcements.length - 1]!.id;
     if (announcements.length < SCAN_PAGE_SIZE) break;
+    // The store and the scanner run on this thread without yielding to the event loop (the
+    // SQLite driver is synchronous), so let other requests in between pages: a scan of a large
+    // registry must not stall the server for its whole duration.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   const elapsedMs = performance.now() - started;
   return {

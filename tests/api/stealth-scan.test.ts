@@ -289,4 +289,24 @@ describe('scanning a large registry', () => {
       { limit: 1000, afterId: 2000, countTotal: false },
     ]);
   }, 120_000);
+
+  it('lets the server handle other work between pages instead of holding the event loop for the whole scan', async () => {
+    const keys = await generateKeys();
+    const store = await getRegistry();
+    for (let i = 0; i < 2500; i++) {
+      await store.publish({ ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: i % 256, txHash: `bulk-${i}`, channelId: null, amount: null, chain: null });
+    }
+    let scanning = true;
+    let ranDuringScan = 0;
+    const tick = () =>
+      setImmediate(() => {
+        if (!scanning) return;
+        ranDuringScan++;
+        tick();
+      });
+    const pending = scan(scanKeys(keys)).finally(() => (scanning = false));
+    tick();
+    expect((await pending).json.stats.total_scanned).toBe(2500);
+    expect(ranDuringScan).toBeGreaterThanOrEqual(2); // at least once after each of the first two full pages
+  }, 120_000);
 });
