@@ -54,6 +54,13 @@ const SLICE_ROWS = 2048;
 /** Slices queued per worker before the calling thread waits: one scanning, one ready. */
 const SLICES_IN_FLIGHT = 2;
 
+/** The worker with the fewest slices in flight (the first such one). */
+function leastLoaded(load: readonly number[]): number {
+  let best = 0;
+  for (let w = 1; w < load.length; w++) if (load[w]! < load[best]!) best = w;
+  return best;
+}
+
 class Channel {
   #pending = new Map<number, (response: ScanWorkerResponse) => void>();
   #ready: Promise<EffectiveKernel>;
@@ -168,19 +175,28 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
     // The calling thread's share (parse + pack) is serial: it must stay small, or it, not the
-    // workers, bounds the pool. The batch goes out in contiguous slices, round robin, each packed
-    // straight into the buffer that travels and posted at once, so every worker starts after
-    // one slice and the calling thread packs while the workers scan. At most SLICES_IN_FLIGHT
-    // slices wait per worker, which bounds the memory in flight whatever the batch size.
+    // workers, bounds the pool. The batch goes out in contiguous slices, each packed straight
+    // into the buffer that travels and posted at once, so every worker starts after one slice and
+    // the calling thread packs while the workers scan. A slice goes to the worker with the fewest
+    // in flight, so a worker slowed down (by the calling thread or anything else sharing its
+    // core) gets fewer slices instead of holding up the others. At most SLICES_IN_FLIGHT slices
+    // wait per worker, which bounds the memory in flight whatever the batch size; when every
+    // worker is full, the calling thread waits for any one slice to finish.
     const n = announcements.length;
     const sliceRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / size)));
-    const queues: Promise<ScanWorkerResponse>[][] = channels.map(() => []);
+    const load = channels.map(() => 0);
+    const running = new Set<Promise<ScanWorkerResponse>>();
     const jobs: Promise<ScanWorkerResponse>[] = [];
     let wellFormed = 0;
-    for (let from = 0, w = 0; from < n; from += sliceRows) {
-      const queue = queues[w]!;
+    let failed = false;
+    for (let from = 0; from < n; from += sliceRows) {
+      let w = leastLoaded(load);
       // A failed slice (worker crashed, pool closed) fails the batch: stop packing the rest.
-      if (queue.length >= SLICES_IN_FLIGHT && (await queue.shift())!.type === 'error') break;
+      while (load[w]! >= SLICES_IN_FLIGHT && !failed) {
+        failed = (await Promise.race(running)).type === 'error';
+        w = leastLoaded(load);
+      }
+      if (failed) break;
       const to = Math.min(n, from + sliceRows);
       const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
       const packed = new Uint8Array(buffer);
@@ -206,14 +222,19 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         continue;
       }
       const job = nextJob++;
-      const answer = channels[w]!.request(
+      const worker = w;
+      load[worker]!++;
+      const answer: Promise<ScanWorkerResponse> = channels[worker]!.request(
         job,
         { type: 'scan', job, ciphertexts: buffer, viewTags: viewTags.subarray(0, count), indices: indices.subarray(0, count) },
         [buffer],
-      ).then(recycle);
-      queue.push(answer);
+      ).then((response) => {
+        load[worker]!--;
+        running.delete(answer);
+        return recycle(response);
+      });
+      running.add(answer);
       jobs.push(answer);
-      w = (w + 1) % size;
     }
     const results = await Promise.all(jobs);
     const discoveries: Discovery<A>[] = [];

@@ -103,6 +103,42 @@ describe('scan worker pool (Node worker_threads)', () => {
     }
   });
 
+  it('sends more slices to a fast worker than to a slow one, with the same results as one thread', async () => {
+    const spawnReal = await nodeScanWorkerSpawner();
+    const sliced = [0, 0];
+    let made = 0;
+    // Worker 0 answers 150 ms late: it stands for a worker sharing its core with other work.
+    const spawn = () => {
+      const id = made++;
+      const worker = spawnReal();
+      return {
+        postMessage(message: { type: string }, transfer?: ArrayBuffer[]) {
+          if (message.type === 'scan') sliced[id]!++;
+          worker.postMessage(message, transfer);
+        },
+        terminate: () => worker.terminate(),
+        on(event: 'message' | 'error', listener: (value: unknown) => void) {
+          worker.on(event, id === 0 && event === 'message' ? (value) => setTimeout(() => listener(value), 150) : listener);
+        },
+      };
+    };
+    const large: Announcement[] = Array.from({ length: 30 * 2048 }, (_, i) => {
+      const c = crypto.getRandomValues(new Uint8Array(1088));
+      return { id: i, ephemeralKey: c, viewTag: c[0]! };
+    });
+    for (const at of [5, 30_000, 61_000]) {
+      const p = createStealthPayment(keys.metaAddress);
+      large[at] = { id: at, ephemeralKey: p.ephemeralCiphertext, viewTag: p.viewTag };
+    }
+    const pool = await createScanPool(keys, { spawn, size: 2 });
+    pools.push(pool);
+    const parallel = await pool.scan(large);
+    expect(parallel.discoveries.map((d) => d.index)).toEqual([5, 30_000, 61_000]);
+    expect(parallel.stats.viewTagMatches).toBe(createScanner(keys).scan(large).stats.viewTagMatches);
+    expect(sliced[0]! + sliced[1]!).toBe(30);
+    expect(sliced[1]!).toBeGreaterThan(2 * sliced[0]!); // round robin would give each 15
+  }, 60_000);
+
   it('rejects a scan that is running when the pool is closed, and every later scan, instead of waiting forever', async () => {
     const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: 2 });
     const running = pool.scan(rows);
