@@ -1,7 +1,7 @@
 /**
- * A pool of scan workers sized to the cores: each batch is split into contiguous slices, one
- * per worker, and the results are merged back in batch order, so a pool finds the same
- * discoveries, in the same order, with the same stats as one thread.
+ * A pool of scan workers sized to the cores: each batch is split into contiguous slices, each
+ * sent to the least busy worker, and the results are merged back in batch order, so a pool finds
+ * the same discoveries, in the same order, with the same stats as one thread.
  *
  * The SDK uses no Node built-in, so the caller says how to start a worker:
  * - browsers: `spawn: () => new Worker(new URL('@wraith-pq/sdk/scan-worker', import.meta.url), { type: 'module' })`;
