@@ -107,7 +107,7 @@ describe('scan worker pool (Node worker_threads)', () => {
     const spawnReal = await nodeScanWorkerSpawner();
     const sliced = [0, 0];
     let made = 0;
-    // Worker 0 answers 150 ms late: it stands for a worker sharing its core with other work.
+    // Worker 0 answers 300 ms late: it stands for a worker sharing its core with other work.
     const spawn = () => {
       const id = made++;
       const worker = spawnReal();
@@ -118,7 +118,7 @@ describe('scan worker pool (Node worker_threads)', () => {
         },
         terminate: () => worker.terminate(),
         on(event: 'message' | 'error', listener: (value: unknown) => void) {
-          worker.on(event, id === 0 && event === 'message' ? (value) => setTimeout(() => listener(value), 150) : listener);
+          worker.on(event, id === 0 && event === 'message' ? (value) => setTimeout(() => listener(value), 300) : listener);
         },
       };
     };
