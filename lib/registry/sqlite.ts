@@ -242,7 +242,7 @@ class SqliteStore implements RegistryStore {
     let countStatement = { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args };
     if (filter.withChannelId !== true && selection.kind === 'all') countStatement = { sql: TOTAL_SQL, args: [] };
     if (filter.withChannelId !== true && selection.kind === 'viewTags') {
-      countStatement = { sql: `SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts WHERE tag IN (${placeholders(selection.tags)})`, args };
+      countStatement = { sql: `${TOTAL_SQL} WHERE tag IN (${placeholders(selection.tags)})`, args };
     }
     const [counted, listed] = await this.#run('list announcements', () => this.#client.batch([countStatement, pageStatement], 'read'));
     return {

@@ -11,7 +11,7 @@
  */
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
-import { equalBytes, toBytes, type BytesInput } from './bytes.ts';
+import { equalBytes, isAllZero, toBytes, type BytesInput } from './bytes.ts';
 import { InvalidKeyError, KeyMismatchError } from './errors.ts';
 
 export const VIEWING_PUBLIC_KEY_BYTES = 1184; // 384*k + 32, k = 3
@@ -48,22 +48,17 @@ export function hasCanonicalCoefficients(ek: Uint8Array): boolean {
 }
 
 /**
- * Whether `t_hat` is all zero. Such a key passes the FIPS 203 checks, but encapsulation to it
- * hides nothing: `v = Compress(e2 + Decompress(m))` carries the message `m` in the clear, so
- * anyone recovers `K` and links the payment to the recipient (the sender's noise alone does not
- * mask it). A real key generation never yields it; it is refused like any malformed key.
+ * Throw unless `ek` passes the modulus check and its `t_hat` is not zero; `what` names it in
+ * messages. A zero `t_hat` passes the FIPS 203 checks, but encapsulation to it hides nothing:
+ * `v = Compress(e2 + Decompress(m))` carries the message `m` in the clear, so anyone recovers
+ * `K` and links the payment to the recipient (the sender's noise alone does not mask it). A real
+ * key generation never yields it; it is refused like any malformed key.
  */
-function hasZeroTHat(ek: Uint8Array): boolean {
-  for (let i = 0; i < T_HAT_BYTES; i++) if (ek[i] !== 0) return false;
-  return true;
-}
-
-/** Throw unless `ek` passes the modulus check and its `t_hat` is not zero; `what` names it in messages. */
 function assertUsableEncapsulationKey(ek: Uint8Array, field: string, what: string): void {
   if (!hasCanonicalCoefficients(ek)) {
     throw new InvalidKeyError(field, `${what} has an ML-KEM coefficient not below 3329 (FIPS 203 modulus check)`);
   }
-  if (hasZeroTHat(ek)) throw new InvalidKeyError(field, `${what} is all zero (t_hat = 0): payments to it could be read by anyone`);
+  if (isAllZero(ek.subarray(0, T_HAT_BYTES))) throw new InvalidKeyError(field, `${what} is all zero (t_hat = 0): payments to it could be read by anyone`);
 }
 
 /** Validate an encapsulation key: 1184 bytes, the modulus check, and not a zero `t_hat`. */
