@@ -24,7 +24,7 @@
  * @module
  */
 import { keccakF1600 } from './keccak-f1600.ts';
-import { baseMultiplySum, inverseNtt, ntt, prepareDecryptionKey } from './k-pke-decrypt.ts';
+import { baseMultiplySum, decodeVector12, inverseNtt, ntt, prepareVector, type PreparedVector } from './k-pke-decrypt.ts';
 
 const N = 256;
 const K = 3; // ML-KEM-768 module rank
@@ -41,9 +41,9 @@ const PRF_BYTES = 128; // 64 * eta with eta = 2
 /** A public key prepared once: `t_hat` and the rows of `A_hat^T`, coefficients in [0, q). */
 export type EncryptionKey = {
   /** 3 polynomials of 256 coefficients. */
-  tHat: Int32Array;
+  tHat: PreparedVector;
   /** Row `i` (3 polynomials, 768 coefficients) is `A_hat^T[i]`. */
-  aHatT: [Int32Array, Int32Array, Int32Array];
+  aHatT: [PreparedVector, PreparedVector, PreparedVector];
 };
 
 /** One Keccak-f[1600] state reused by every sponge below (one block in, up to one block out). */
@@ -91,8 +91,8 @@ export function prepareEncryptionKey(ek: Uint8Array): EncryptionKey {
     return row;
   });
   return {
-    tHat: prepareDecryptionKey(ek.subarray(0, T_HAT_BYTES)).sHat, // same ByteDecode_12, mod q
-    aHatT: [rows[0]!, rows[1]!, rows[2]!],
+    tHat: prepareVector(decodeVector12(ek.subarray(0, T_HAT_BYTES))),
+    aHatT: [prepareVector(rows[0]!), prepareVector(rows[1]!), prepareVector(rows[2]!)],
   };
 }
 

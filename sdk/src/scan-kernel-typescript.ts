@@ -14,26 +14,32 @@
  * @module
  */
 import { DOMAIN, domainPrefix } from './hash.ts';
-import { createBlockHasher, available as blockHashAvailable } from './keccak-block.ts';
-import { createDecryptor, prepareDecryptionKey } from './k-pke-decrypt.ts';
+import { createCandidateHasher, available as blockHashAvailable } from './keccak-block.ts';
+import { createInterleavedDecryptor, prepareDecryptionKey } from './k-pke-decrypt.ts';
 import { createReencryptionCheck } from './k-pke-reencryption-check.ts';
-import { referenceKernel, type ScanKernelFactory } from './scan-kernel.ts';
+import { assertBatchBuffers, referenceKernel, type ScanKernelFactory } from './scan-kernel.ts';
+import { CIPHERTEXT_BYTES, SHARED_SECRET_BYTES } from './viewing-key.ts';
 
 /** Whether this engine can run the TypeScript kernel (little-endian typed arrays). */
 export const typescriptKernelAvailable = blockHashAvailable;
 
 export const typescriptKernel: ScanKernelFactory = (key) => {
   if (!typescriptKernelAvailable) return referenceKernel(key);
-  const decrypt = createDecryptor(prepareDecryptionKey(key.dkPke));
-  const hasher = createBlockHasher();
-  const viewTagPrefix = domainPrefix(DOMAIN.viewTag);
-  const ekHash = key.ekHash.slice();
-  const m = new Uint8Array(32);
+  const decrypt = createInterleavedDecryptor(prepareDecryptionKey(key.dkPke));
+  const hash = createCandidateHasher(key.ekHash, domainPrefix(DOMAIN.viewTag));
+  const messageLanes = new Int32Array(8); // m', bit-interleaved
   return {
     candidate(ciphertext, out) {
-      decrypt(ciphertext, m);
-      hasher.sha3_512_first32(m, ekHash, out);
-      return hasher.shake256_firstByte(viewTagPrefix, out);
+      decrypt(ciphertext, messageLanes);
+      return hash(messageLanes, out);
+    },
+    // The batch form reads and writes at offsets, so a chunk allocates no subarrays.
+    candidates(ciphertexts, count, candidates, tags) {
+      assertBatchBuffers(ciphertexts, count, candidates, tags);
+      for (let k = 0; k < count; k++) {
+        decrypt(ciphertexts, messageLanes, k * CIPHERTEXT_BYTES);
+        tags[k] = hash(messageLanes, candidates, k * SHARED_SECRET_BYTES);
+      }
     },
     confirm: createReencryptionCheck(key),
   };

@@ -22,7 +22,7 @@
 import { base64ToBytes } from './base64.ts';
 import { InvalidArgumentError } from './errors.ts';
 import { createReencryptionCheck } from './k-pke-reencryption-check.ts';
-import type { ScanKernelFactory } from './scan-kernel.ts';
+import { assertBatchBuffers, type ScanKernelFactory } from './scan-kernel.ts';
 import { typescriptKernel } from './scan-kernel-typescript.ts';
 import { SCAN_KERNEL_WASM_BASE64 } from './scan-kernel-wasm.bytes.ts';
 import { CIPHERTEXT_BYTES, SHARED_SECRET_BYTES } from './viewing-key.ts';
@@ -104,10 +104,7 @@ export function createWasmScanCore(dkPke: Uint8Array, ekHash: Uint8Array): WasmS
     tags: Uint8Array | undefined,
     step: (count: number) => void,
   ): void {
-    if (!Number.isInteger(count) || count < 0) throw new InvalidArgumentError('count', 'must be a non-negative integer');
-    if (ciphertexts.length < count * CIPHERTEXT_BYTES || secrets.length < count * SHARED_SECRET_BYTES || (tags && tags.length < count)) {
-      throw new InvalidArgumentError('ciphertexts', 'buffers are shorter than count announcements');
-    }
+    assertBatchBuffers(ciphertexts, count, secrets, tags);
     for (let first = 0; first < count; first += maxBatch) {
       const n = Math.min(maxBatch, count - first);
       memory.set(ciphertexts.subarray(first * CIPHERTEXT_BYTES, (first + n) * CIPHERTEXT_BYTES), input);

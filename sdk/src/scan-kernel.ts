@@ -15,8 +15,15 @@
  * @module
  */
 import { equalBytes } from './bytes.ts';
+import { InvalidArgumentError } from './errors.ts';
 import { computeViewTag } from './view-tag.ts';
-import { decapsulate, implicitRejectionKey, type ViewingSecretKeyParts } from './viewing-key.ts';
+import {
+  CIPHERTEXT_BYTES,
+  decapsulate,
+  implicitRejectionKey,
+  SHARED_SECRET_BYTES,
+  type ViewingSecretKeyParts,
+} from './viewing-key.ts';
 
 export interface ScanKernel {
   /** Writes the candidate shared secret `K'` of a 1088-byte ciphertext to `out` (32 bytes); returns its view tag. */
@@ -30,6 +37,18 @@ export interface ScanKernel {
   candidates?(ciphertexts: Uint8Array, count: number, candidates: Uint8Array, tags: Uint8Array): void;
   /** Whether `ciphertext` passes the re-encryption check with shared secret `candidate` (only after a tag match). */
   confirm(ciphertext: Uint8Array, candidate: Uint8Array): boolean;
+}
+
+/**
+ * The checks every `candidates` implementation makes before touching its buffers.
+ * @throws {InvalidArgumentError} when `count` is not a non-negative integer or a buffer is
+ * shorter than `count` announcements.
+ */
+export function assertBatchBuffers(ciphertexts: Uint8Array, count: number, candidates: Uint8Array, tags?: Uint8Array): void {
+  if (!Number.isInteger(count) || count < 0) throw new InvalidArgumentError('count', 'must be a non-negative integer');
+  if (ciphertexts.length < count * CIPHERTEXT_BYTES || candidates.length < count * SHARED_SECRET_BYTES || (tags && tags.length < count)) {
+    throw new InvalidArgumentError('ciphertexts', 'buffers are shorter than count announcements');
+  }
 }
 
 /** Prepares a kernel for one viewing key (per-key work happens here, once). */

@@ -192,11 +192,12 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     }
     let matches = 0;
     for (let k = 0; k < count; k++) {
-      const c = ciphertexts.subarray(k * CIPHERTEXT_BYTES, (k + 1) * CIPHERTEXT_BYTES);
-      const candidate = candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES);
       const tagMatches = tags[k] === announced[k];
       // 'constant' runs the confirmation whatever the tag (see CreateScannerOptions.mode).
-      const confirmed = constantTime || tagMatches ? kernel.confirm(c, candidate) : false;
+      if (!tagMatches && !constantTime) continue;
+      const c = ciphertexts.subarray(k * CIPHERTEXT_BYTES, (k + 1) * CIPHERTEXT_BYTES);
+      const candidate = candidates.subarray(k * SHARED_SECRET_BYTES, (k + 1) * SHARED_SECRET_BYTES);
+      const confirmed = kernel.confirm(c, candidate);
       if (!tagMatches) continue;
       matches++;
       if (confirmed) found(k, keysFor(candidate));
@@ -216,7 +217,8 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
       for (let index = start; index < Math.min(announcements.length, start + CHUNK); index++) {
         let parsed: ScannableAnnouncement;
         try {
-          parsed = parseAnnouncement(announcements[index]!, `announcements[${index}]`);
+          // The error's path is not used (malformed rows are counted), so none is built per row.
+          parsed = parseAnnouncement(announcements[index]!);
         } catch (error) {
           if (!(error instanceof WraithError)) throw error;
           malformed++;

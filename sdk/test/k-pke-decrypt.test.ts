@@ -1,11 +1,19 @@
 /**
  * The fast K-PKE decryption (lazy reduction, fused base multiplication) must equal a
- * straightforward decryption on edge inputs (the oracle in kpke-oracle.ts).
+ * straightforward decryption on edge inputs (the oracle in kpke-oracle.ts); the unrolled and
+ * bit-interleaved Keccak permutations and the scan hashes built on them must equal
+ * @noble/hashes; the TypeScript kernel's batch form must equal its single calls.
  */
 import { describe, expect, it } from 'vitest';
-import { keccakP } from '@noble/hashes/sha3.js';
+import { keccakP, sha3_512, shake256 } from '@noble/hashes/sha3.js';
+import { concatBytes } from '@noble/hashes/utils.js';
+import { deinterleaveToBytes, firstByte, interleaveBytes } from '../src/bit-interleave.ts';
+import { InvalidArgumentError } from '../src/errors.ts';
 import { createDecryptor, inverseNtt, ntt, prepareDecryptionKey } from '../src/k-pke-decrypt.ts';
-import { keccakF1600 } from '../src/keccak-f1600.ts';
+import { createCandidateHasher } from '../src/keccak-block.ts';
+import { keccakF1600, keccakF1600Interleaved } from '../src/keccak-f1600.ts';
+import { typescriptKernel } from '../src/scan-kernel-typescript.ts';
+import { decapsulate, parseViewingSecretKey } from '../src/viewing-key.ts';
 import { bytesToHex, createStealthPayment, generateKeys } from '../src/index.ts';
 import { referenceDecrypt } from './kpke-oracle.ts';
 
@@ -49,7 +57,7 @@ describe('fast K-PKE decryption equals a straightforward decryption', () => {
   });
 });
 
-describe('the lazy NTT and inverse NTT (two layers per pass) equal FIPS 203 Algorithms 9 and 10', () => {
+describe('the lazy NTT and inverse NTT (three layers per pass) equal FIPS 203 Algorithms 9 and 10', () => {
   const Q = 3329;
   const mod = (x: number) => ((x % Q) + Q) % Q;
   const bitRev7 = (i: number) => parseInt(i.toString(2).padStart(7, '0').split('').reverse().join(''), 2);
@@ -125,8 +133,20 @@ describe('the lazy NTT and inverse NTT (two layers per pass) equal FIPS 203 Algo
 });
 
 describe('unrolled Keccak-f[1600]', () => {
+  // One lane set per 64-bit position, so a wrong rotation or a swapped half shows up.
+  const singleBits = Array.from({ length: 64 }, (_, bit) => {
+    const state = new Uint32Array(50);
+    state[2 * (bit % 25) + (bit >> 5)] = 1 << (bit & 31);
+    return state;
+  });
+  const states = [
+    new Uint32Array(50),
+    new Uint32Array(50).fill(0xffffffff),
+    ...singleBits,
+    ...Array.from({ length: 50 }, () => crypto.getRandomValues(new Uint32Array(50))),
+  ];
+
   it('equals @noble/hashes keccakP on random and edge states', () => {
-    const states = [new Uint32Array(50), new Uint32Array(50).fill(0xffffffff), ...Array.from({ length: 50 }, () => crypto.getRandomValues(new Uint32Array(50)))];
     for (const state of states) {
       const expected = state.slice();
       keccakP(expected);
@@ -134,5 +154,80 @@ describe('unrolled Keccak-f[1600]', () => {
       keccakF1600(actual);
       expect(Array.from(actual)).toEqual(Array.from(expected));
     }
+  });
+
+  it('in the bit-interleaved layout, equals keccakP on the same states (through interleaveBytes and deinterleaveToBytes)', () => {
+    for (const state of states) {
+      const expected = state.slice();
+      keccakP(expected);
+      const words = new Int32Array(50);
+      interleaveBytes(new Uint8Array(state.buffer), words);
+      keccakF1600Interleaved(words);
+      const actual = new Uint8Array(200);
+      deinterleaveToBytes(words, 25, actual);
+      expect(bytesToHex(actual)).toBe(bytesToHex(new Uint8Array(expected.buffer)));
+    }
+  });
+
+  it('interleaving puts even bits in the first word and odd bits in the second, and firstByte reads byte 0 back', () => {
+    const words = new Int32Array(2);
+    interleaveBytes(Uint8Array.of(0b01010101, 0, 0, 0, 0, 0, 0, 0x80), words);
+    expect([words[0], words[1]]).toEqual([0b1111, 1 << 31]);
+    for (const byte of [0, 1, 0x5a, 0xa5, 0xff]) {
+      interleaveBytes(Uint8Array.of(byte, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), words);
+      expect(firstByte(words[0]!, words[1]!)).toBe(byte);
+    }
+  });
+});
+
+describe('the candidate hasher (interleaved single-block SHA3-512 and SHAKE256)', () => {
+  // The prefix lengths cover K' starting on a lane boundary (no shift), one byte after one, and
+  // the view-tag domain's 23 bytes.
+  it.each([0, 1, 8, 23, 31, 40, 103])("equals SHA3-512(m' || H(ek)) and SHAKE256(prefix || K')[0] for a %i-byte prefix", (prefixLength) => {
+    for (let round = 0; round < 20; round++) {
+      const m = random(32);
+      const ekHash = random(32);
+      const prefix = random(prefixLength);
+      const lanes = new Int32Array(8);
+      interleaveBytes(m, lanes);
+      const out = new Uint8Array(40).fill(0xee);
+      const tag = createCandidateHasher(ekHash, prefix)(lanes, out, 3);
+      const secret = sha3_512(concatBytes(m, ekHash)).subarray(0, 32);
+      expect(bytesToHex(out.subarray(3, 35))).toBe(bytesToHex(secret));
+      expect([...out.subarray(0, 3), ...out.subarray(35)]).toEqual([0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee]);
+      expect(tag).toBe(shake256(concatBytes(prefix, secret), { dkLen: 1 })[0]);
+    }
+  });
+
+  it('rejects an H(ek) of the wrong size and a prefix that leaves no room for K′ in one block', () => {
+    expect(() => createCandidateHasher(random(31), random(23))).toThrow(RangeError);
+    expect(() => createCandidateHasher(random(32), random(104))).toThrow(RangeError);
+  });
+});
+
+describe('the TypeScript kernel batch form', () => {
+  const key = parseViewingSecretKey(keys.viewingSecretKey);
+  it('gives what candidate gives one by one, at each offset, for honest and random ciphertexts', () => {
+    const kernel = typescriptKernel(key);
+    const cs = [honest, ...Array.from({ length: 9 }, () => random(1088)), createStealthPayment(keys.metaAddress).ephemeralCiphertext];
+    const packed = new Uint8Array(cs.length * 1088);
+    cs.forEach((c, i) => packed.set(c, i * 1088));
+    const secrets = new Uint8Array(cs.length * 32);
+    const tags = new Uint8Array(cs.length);
+    kernel.candidates!(packed, cs.length, secrets, tags);
+    const single = new Uint8Array(32);
+    cs.forEach((c, i) => {
+      expect(tags[i]).toBe(kernel.candidate(c, single));
+      expect(bytesToHex(secrets.subarray(32 * i, 32 * i + 32))).toBe(bytesToHex(single));
+    });
+    expect(bytesToHex(secrets.subarray(0, 32))).toBe(bytesToHex(decapsulate(honest, key.dk)));
+  });
+
+  it('rejects buffers shorter than the batch and a count that is not a non-negative integer', () => {
+    const kernel = typescriptKernel(key);
+    expect(() => kernel.candidates!(new Uint8Array(1088), 2, new Uint8Array(64), new Uint8Array(2))).toThrow(InvalidArgumentError);
+    expect(() => kernel.candidates!(new Uint8Array(2176), 2, new Uint8Array(32), new Uint8Array(2))).toThrow(InvalidArgumentError);
+    expect(() => kernel.candidates!(new Uint8Array(2176), 2, new Uint8Array(64), new Uint8Array(1))).toThrow(InvalidArgumentError);
+    expect(() => kernel.candidates!(new Uint8Array(2176), 1.5, new Uint8Array(64), new Uint8Array(2))).toThrow(InvalidArgumentError);
   });
 });
