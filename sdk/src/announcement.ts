@@ -3,7 +3,7 @@
  * @module
  */
 import { hexToBytes, isAllZero } from './bytes.ts';
-import { InvalidAnnouncementError } from './errors.ts';
+import { InvalidAnnouncementError, WraithError } from './errors.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
 /** The registry's JSON record (snake_case, hex). */
@@ -65,4 +65,35 @@ export function parseAnnouncement(input: AnnouncementInput, path = 'announcement
     throw new InvalidAnnouncementError(`${path}.view_tag`, 'must be an integer 0..255');
   }
   return { ephemeralKey, viewTag };
+}
+
+/**
+ * Parse `announcements[from..to)` and pack the well-formed ones for a kernel: ciphertexts back to
+ * back in `ciphertexts`, view tags in `viewTags`, positions in the batch in `indices` (each
+ * sized for `to - from` rows). Malformed rows are skipped; the caller counts them as
+ * `(to - from) - packed`. Returns how many rows were packed.
+ */
+export function packAnnouncements(
+  announcements: readonly AnnouncementInput[],
+  from: number,
+  to: number,
+  ciphertexts: Uint8Array,
+  viewTags: Uint8Array,
+  indices: Uint32Array,
+): number {
+  let count = 0;
+  for (let index = from; index < to; index++) {
+    let parsed: ScannableAnnouncement;
+    try {
+      // The error's path is not used (malformed rows are only counted), so none is built per row.
+      parsed = parseAnnouncement(announcements[index]!);
+    } catch (error) {
+      if (!(error instanceof WraithError)) throw error;
+      continue;
+    }
+    ciphertexts.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
+    viewTags[count] = parsed.viewTag;
+    indices[count++] = index;
+  }
+  return count;
 }

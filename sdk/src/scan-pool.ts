@@ -10,7 +10,7 @@
  * process/page). Ciphertexts are packed and transferred, not copied per announcement.
  * @module
  */
-import { parseAnnouncement, type AnnouncementInput } from './announcement.ts';
+import { packAnnouncements, type AnnouncementInput } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
 import { createScanner, kernelByName, type CreateScannerOptions, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
@@ -202,20 +202,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
       const packed = new Uint8Array(buffer);
       const viewTags = new Uint8Array(to - from);
       const indices = new Uint32Array(to - from);
-      let count = 0;
-      for (let index = from; index < to; index++) {
-        let parsed;
-        try {
-          parsed = parseAnnouncement(announcements[index]!, `announcements[${index}]`);
-        } catch (error) {
-          if (!(error instanceof WraithError)) throw error;
-          continue;
-        }
-        packed.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
-        viewTags[count] = parsed.viewTag;
-        indices[count] = index;
-        count++;
-      }
+      const count = packAnnouncements(announcements, from, to, packed, viewTags, indices);
       wellFormed += count;
       if (count === 0) {
         keep(buffer);

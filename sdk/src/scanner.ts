@@ -8,8 +8,8 @@
  * @module
  */
 import { toBytes, type BytesInput } from './bytes.ts';
-import { parseAnnouncement, type AnnouncementInput, type ScannableAnnouncement } from './announcement.ts';
-import { InvalidArgumentError, WraithError } from './errors.ts';
+import { packAnnouncements, type AnnouncementInput } from './announcement.ts';
+import { InvalidArgumentError } from './errors.ts';
 import {
   assertSpendingKeyPair,
   parseSpendingPublicKey,
@@ -166,6 +166,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   // Announcements go through the kernel in chunks, so batch kernels (SIMD lanes) get full groups.
   const packed = new Uint8Array(CHUNK * CIPHERTEXT_BYTES);
   const announcedTags = new Uint8Array(CHUNK);
+  const indices = new Uint32Array(CHUNK);
   const candidates = new Uint8Array(CHUNK * SHARED_SECRET_BYTES);
   const tags = new Uint8Array(CHUNK);
 
@@ -209,25 +210,12 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
     const discoveries: Discovery<A>[] = [];
-    const indices = new Array<number>(CHUNK);
     let viewTagMatches = 0;
     let malformed = 0;
     for (let start = 0; start < announcements.length; start += CHUNK) {
-      let count = 0;
-      for (let index = start; index < Math.min(announcements.length, start + CHUNK); index++) {
-        let parsed: ScannableAnnouncement;
-        try {
-          // The error's path is not used (malformed rows are counted), so none is built per row.
-          parsed = parseAnnouncement(announcements[index]!);
-        } catch (error) {
-          if (!(error instanceof WraithError)) throw error;
-          malformed++;
-          continue;
-        }
-        packed.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
-        announcedTags[count] = parsed.viewTag;
-        indices[count++] = index;
-      }
+      const end = Math.min(announcements.length, start + CHUNK);
+      const count = packAnnouncements(announcements, start, end, packed, announcedTags, indices);
+      malformed += end - start - count;
       viewTagMatches += scanPackedChunk(packed, announcedTags, count, (k, keys) => {
         const index = indices[k]!;
         discoveries.push({ ...keys, announcement: announcements[index]!, index });
