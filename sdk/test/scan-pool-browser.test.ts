@@ -1,14 +1,23 @@
 /**
  * In-browser scanning: the pool runs the scan in real Web Workers in Chromium (the worker entry
- * sdk/src/scan-worker.ts bundled as its own script), with the same results as Node's one thread.
+ * sdk/src/scan-worker.ts bundled as its own script), with the same results as Node's one thread:
+ * with the WebAssembly SIMD kernel, and with the TypeScript kernel it falls back to on a page
+ * whose Content-Security-Policy forbids compiling WebAssembly.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleForBrowser } from '../../tests/helpers/browser-bundle.ts';
 import { bytesToHex, createScanner, createStealthPayment, generateKeys } from '../src/index.ts';
 import { launchChromium, skipBrowser } from '../../tests/helpers/chromium.ts';
 
+// A page and worker served with this policy may not compile WebAssembly ('wasm-unsafe-eval' is
+// missing), so `auto` must fall back to the TypeScript kernel, with the same results.
+const NO_WASM_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline'; worker-src 'self'";
+
 describe('scan pool in Chromium Web Workers', () => {
-  it.skipIf(skipBrowser)('finds the same payments with the WebAssembly SIMD kernel in Web Workers as one thread in Node', async () => {
+  it.skipIf(skipBrowser).each([
+    ['the WebAssembly SIMD kernel', 'wasm', undefined],
+    ['the TypeScript kernel (a CSP without wasm-unsafe-eval)', 'typescript', NO_WASM_CSP],
+  ])('finds the same payments with %s in Web Workers as one thread in Node', async (_name, kernel, csp) => {
     const keys = generateKeys();
     const other = generateKeys();
     const mine = new Set([5, 400, 999]);
@@ -24,8 +33,9 @@ describe('scan pool in Chromium Web Workers', () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
-      await page.route('https://wallet.test/', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>scan</title>' }));
-      await page.route('https://wallet.test/scan-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: worker }));
+      const headers = csp ? { 'Content-Security-Policy': csp } : {};
+      await page.route('https://wallet.test/', (route) => route.fulfill({ contentType: 'text/html', headers, body: '<!doctype html><title>scan</title>' }));
+      await page.route('https://wallet.test/scan-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', headers, body: worker }));
       await page.goto('https://wallet.test/');
       await page.addScriptTag({ content: main });
       const out = await page.evaluate(
@@ -37,19 +47,24 @@ describe('scan pool in Chromium Web Workers', () => {
           const pool = await W.createScanPool(scanKeys, { size: 2, spawn: () => (spawned++, new Worker('/scan-worker.js')) });
           const result = await pool.scan(rows);
           pool.close();
+          const onPage = W.scanAnnouncements(scanKeys, rows);
           return {
             kernel: pool.kernel,
+            pageKernel: W.effectiveKernel(),
             spawned,
             found: result.discoveries.map((d: any) => [d.announcement.id, d.stealthAddress, W.bytesToHex(d.stealthSecretKey)]),
+            foundOnPage: onPage.discoveries.map((d: any) => [d.announcement.id, d.stealthAddress, W.bytesToHex(d.stealthSecretKey)]),
             scanned: result.stats.totalScanned,
           };
         },
         { rows, keys: { dk: bytesToHex(keys.viewingSecretKey), B: bytesToHex(keys.spendingPublicKey), b: bytesToHex(keys.spendingSecretKey) } },
       );
-      expect(out.kernel).toBe('wasm');
+      expect(out.kernel).toBe(kernel);
+      expect(out.pageKernel).toBe(kernel);
       expect(out.spawned).toBe(2);
       expect(out.scanned).toBe(1000);
       expect(out.found).toEqual(expected);
+      expect(out.foundOnPage).toEqual(expected);
     } finally {
       await browser.close();
     }
