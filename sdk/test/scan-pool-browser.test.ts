@@ -33,7 +33,7 @@ describe('scan pool in Chromium Web Workers', () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
-      const headers = csp ? { 'Content-Security-Policy': csp } : {};
+      const headers: Record<string, string> = csp ? { 'Content-Security-Policy': csp } : {};
       await page.route('https://wallet.test/', (route) => route.fulfill({ contentType: 'text/html', headers, body: '<!doctype html><title>scan</title>' }));
       await page.route('https://wallet.test/scan-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', headers, body: worker }));
       await page.goto('https://wallet.test/');
