@@ -208,3 +208,60 @@ describe('key inputs are checked and never echoed', () => {
     expectError(() => createScanner(scanKeys), type, code, viewingHex.slice(100, 160));
   });
 });
+
+describe('hexToBytes', () => {
+  // A straightforward decoder: the oracle for the table-driven one.
+  const oracle = (text: string) => {
+    const s = text.trim().replace(/^0x/i, '');
+    if (s.length === 0 || s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) return 'INVALID_HEX';
+    return Array.from({ length: s.length / 2 }, (_, i) => parseInt(s.slice(2 * i, 2 * i + 2), 16));
+  };
+  const decode = (text: string) => {
+    try {
+      return Array.from(hexToBytes(text));
+    } catch (error) {
+      return (error as WraithError).code;
+    }
+  };
+  const random = crypto.getRandomValues(new Uint8Array(12_000)); // 24,000 digits: past the reused buffer
+  const long = bytesToHex(random);
+
+  it.each([
+    ['lowercase', 'a0ff'],
+    ['uppercase with 0X and whitespace', ' \n0XA0FF\t'],
+    ['mixed case with 0x', '0xa0Ff'],
+    ['a long text', long],
+    ['a long text in uppercase', long.toUpperCase()],
+  ])('decodes %s', (_name, text) => {
+    expect(decode(text)).toEqual(oracle(text));
+  });
+
+  const bad = ['g', 'G', ' ', '\0', '\x7f', 'é', 'ā', '😀'.slice(0, 1), '😀'.slice(1)];
+  it.each(bad.flatMap((c) => [0, 1, 5].map((at) => [JSON.stringify(c), at] as const)))(
+    'refuses %s at position %i, in short and long texts',
+    (char, at) => {
+      const c = JSON.parse(char) as string;
+      for (const base of ['00112233', long]) {
+        const text = base.slice(0, at) + c + base.slice(at + c.length);
+        expect(text.length).toBe(base.length);
+        expect(decode(text)).toBe('INVALID_HEX');
+      }
+      expect(decode('00112233' + c + '4')).toBe('INVALID_HEX'); // the last position
+    },
+  );
+
+  it('refuses a pair of emoji (a 4-byte UTF-8 character in an even-length text) and decodes correctly afterwards', () => {
+    expect(decode('00😀11')).toBe('INVALID_HEX');
+    expect(decode('😀'.repeat(4000))).toBe('INVALID_HEX');
+    expect(decode('0a1b')).toEqual([0x0a, 0x1b]);
+  });
+
+  it('equals a straightforward decoder on random texts of hex digits and other characters', () => {
+    const alphabet = '0123456789abcdefABCDEFgxz é';
+    for (let round = 0; round < 500; round++) {
+      const length = 2 * (1 + Math.floor(Math.random() * 20));
+      const text = Array.from({ length }, () => alphabet[Math.floor(Math.random() * (Math.random() < 0.9 ? 22 : alphabet.length))]).join('');
+      expect(decode(text)).toEqual(oracle(text));
+    }
+  });
+});
