@@ -9,7 +9,7 @@ import { keccakP, sha3_512, shake256 } from '@noble/hashes/sha3.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { deinterleaveToBytes, firstByte, interleaveBytes } from '../src/bit-interleave.ts';
 import { InvalidArgumentError } from '../src/errors.ts';
-import { createDecryptor, inverseNtt, ntt, prepareDecryptionKey } from '../src/k-pke-decrypt.ts';
+import { createDecryptor, inverseNtt, messageBit, ntt, prepareDecryptionKey } from '../src/k-pke-decrypt.ts';
 import { createCandidateHasher } from '../src/keccak-block.ts';
 import { keccakF1600, keccakF1600Interleaved } from '../src/keccak-f1600.ts';
 import { typescriptKernel } from '../src/scan-kernel-typescript.ts';
@@ -54,6 +54,18 @@ describe('fast K-PKE decryption equals a straightforward decryption', () => {
     decrypt(fill(1088, 0xff), b);
     decrypt(honest, b);
     expect(bytesToHex(b)).toBe(bytesToHex(a));
+  });
+});
+
+describe('Compress_1 of the message step', () => {
+  it('is round(2 (w mod q) / q) mod 2 (FIPS 203 section 4.2.1) for every w in (-q, 2q)', () => {
+    const Q = 3329;
+    const wrong: number[] = [];
+    for (let w = -(Q - 1); w < 2 * Q; w++) {
+      const r = ((w % Q) + Q) % Q;
+      if (messageBit(w) !== Math.round((2 * r) / Q) % 2) wrong.push(w);
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
