@@ -7,8 +7,10 @@
  *     w = v - NTT^-1( sum_i s_hat[i] ∘ NTT(u[i]) )
  *     m' = ByteEncode_1(Compress_1(w))
  *
- * The secret `s_hat` is decoded once per key ({@link prepareDecryptionKey}); per call, buffers
- * are reused, so decryption allocates nothing.
+ * The secret `s_hat` is decoded once per key, its odd coefficients premultiplied by gamma
+ * ({@link prepareDecryptionKey}); per call, buffers are reused, so decryption allocates nothing.
+ * The scan kernel takes `m'` as bit-interleaved Keccak lanes ({@link createInterleavedDecryptor}),
+ * the re-encryption check as bytes ({@link createDecryptor}).
  *
  * Lazy reduction: butterflies do not reduce their sums. Every product is reduced with `%`
  * (JS keeps the dividend's sign, so results lie in (-q, q)), and each NTT layer grows the bound
