@@ -55,11 +55,8 @@ export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncem
     const a = announcements[i]!;
     if (a.ephemeralKey.length !== CIPHERTEXT_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].ephemeralKey`, `must be ${CIPHERTEXT_BYTES} bytes`);
     if (a.channelId && a.channelId.length !== CHANNEL_ID_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].channelId`, 'must be 32 bytes');
-    for (const [field, value] of [['id', a.id], ['timestamp', a.timestamp]] as const) {
-      if (!Number.isSafeInteger(value) || value < 0) throw new InvalidAnnouncementError(`announcements[${i}].${field}`, 'must be a non-negative safe integer');
-    }
-    writeUint64(view, at, a.id);
-    writeUint64(view, at + 8, a.timestamp);
+    writeUint64(view, at, a.id, i, 'id');
+    writeUint64(view, at + 8, a.timestamp, i, 'timestamp');
     out[at + 16] = a.viewTag;
     out[at + 17] =
       (a.channelId ? FIELD.channelId : 0) | (a.txHash != null ? FIELD.txHash : 0) | (a.amount != null ? FIELD.amount : 0) | (a.chain != null ? FIELD.chain : 0);
@@ -88,8 +85,12 @@ function writeText(out: Uint8Array, view: DataView, at: number, text: string): n
   return at + 2 + written;
 }
 
-/** A safe integer as u64 little-endian (two u32 halves: no BigInt on the hot path). */
-function writeUint64(view: DataView, at: number, value: number): void {
+/**
+ * A non-negative safe integer as u64 little-endian (two u32 halves: no BigInt on the hot path);
+ * anything else is refused, naming `announcements[index].field`.
+ */
+function writeUint64(view: DataView, at: number, value: number, index: number, field: string): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidAnnouncementError(`announcements[${index}].${field}`, 'must be a non-negative safe integer');
   view.setUint32(at, value >>> 0, true);
   view.setUint32(at + 4, Math.floor(value / 2 ** 32), true);
 }
