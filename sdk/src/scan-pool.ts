@@ -31,10 +31,20 @@ export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
   kernel?: ScanKernelName;
   spawn: () => ScanWorkerLike;
   /**
-   * Number of workers (default: `navigator.hardwareConcurrency`, at least 1). Node 20 has no
-   * `navigator`, so there the default is 1: pass `os.availableParallelism()`.
+   * Number of workers (default: `navigator.hardwareConcurrency`, at least 1; with
+   * `useCallingThread`, one fewer). Node 20 has no `navigator`, so there the default is 1: pass
+   * `os.availableParallelism()` (minus one with `useCallingThread`).
    */
   size?: number;
+  /**
+   * Let the thread that calls `scan` scan rows too, 512 at a time, whenever
+   * every worker has its slices queued (default false). Otherwise that thread only packs rows and
+   * waits, yet its packing still takes a core's time from the workers: on a machine with as many
+   * workers as cores the pool runs slower than the cores allow. For Node (servers, scripts):
+   * `size: os.availableParallelism() - 1, useCallingThread: true`. Leave it off in a page: each
+   * piece keeps the page's thread busy for a few milliseconds.
+   */
+  useCallingThread?: boolean;
 };
 
 export type ScanPool = {
@@ -53,6 +63,29 @@ export type ScanPool = {
 const SLICE_ROWS = 2048;
 /** Slices queued per worker before the calling thread waits: one scanning, one ready. */
 const SLICES_IN_FLIGHT = 2;
+/**
+ * Rows the calling thread scans at a time with `useCallingThread` (about 1–3 ms), before it
+ * returns to its event loop to hear from the workers and refill their queues.
+ */
+const CALLER_ROWS = 512;
+
+/**
+ * Resolve after the event loop has delivered what is waiting (the workers' answers). Node's
+ * `setImmediate` runs after its poll phase, where those arrive. A MessageChannel would not do in
+ * Node: a port keeps delivering its own messages, up to 1,000 in a row, before any other port's.
+ * Browsers have no `setImmediate`; there a message to oneself is a task like the workers'.
+ */
+function nextTurn(channel: MessageChannel): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => {
+    if (typeof immediate === 'function') {
+      immediate(resolve);
+      return;
+    }
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
 
 /** The worker with the fewest slices in flight (the first such one). */
 function leastLoaded(load: readonly number[]): number {
@@ -134,10 +167,15 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
   // Validate keys and options here, with the usual typed errors, before any worker starts.
   // The reference kernel prepares nothing, so the calling thread never compiles the WASM kernel
   // (a page's CSP may forbid that; the workers' policy allows it).
-  kernelByName(options.kernel);
-  createScanner(keys, { ...(options.mode ? { mode: options.mode } : {}), kernel: 'reference' });
+  // With useCallingThread this thread scans too, so it prepares the real kernel.
+  if (options.useCallingThread !== undefined && typeof options.useCallingThread !== 'boolean') {
+    throw new InvalidArgumentError('useCallingThread', 'must be a boolean');
+  }
+  const caller = options.useCallingThread === true;
+  const kernel = kernelByName(options.kernel);
+  const local = createScanner(keys, { ...(options.mode ? { mode: options.mode } : {}), kernel: caller ? kernel : 'reference' });
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
-  const size = options.size ?? Math.max(1, cores);
+  const size = options.size ?? Math.max(1, cores - (caller ? 1 : 0));
   if (!Number.isSafeInteger(size) || size < 1 || size > 256) throw new InvalidArgumentError('size', 'must be an integer from 1 to 256');
   const workerKeys = {
     viewingSecretKey: toBytes(keys.viewingSecretKey, 'viewing_sk').slice(),
@@ -181,52 +219,79 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // in flight, so a worker slowed down (by the calling thread or anything else sharing its
     // core) gets fewer slices instead of holding up the others. At most SLICES_IN_FLIGHT slices
     // wait per worker, which bounds the memory in flight whatever the batch size; when every
-    // worker is full, the calling thread waits for any one slice to finish.
+    // worker is full, the calling thread waits for any one slice to finish, or, with
+    // useCallingThread, scans CALLER_ROWS rows itself and then looks again. Its slices then
+    // shrink towards the end of the batch, so no worker is still busy with a long queue when the
+    // calling thread runs out of rows.
     const n = announcements.length;
-    const sliceRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / size)));
+    const threads = size + (caller ? 1 : 0);
+    const fixedRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / threads)));
     const load = channels.map(() => 0);
     const running = new Set<Promise<ScanWorkerResponse>>();
-    const jobs: Promise<ScanWorkerResponse>[] = [];
+    // Every part of the batch in order: a worker's answer, or rows the calling thread scanned.
+    const parts: (Promise<ScanWorkerResponse> | { from: number; result: ScanResult<A> })[] = [];
+    const turn = caller ? new MessageChannel() : undefined;
     let wellFormed = 0;
     let failed = false;
-    for (let from = 0; from < n; from += sliceRows) {
-      let w = leastLoaded(load);
-      // A failed slice (worker crashed, pool closed) fails the batch: stop packing the rest.
-      while (load[w]! >= SLICES_IN_FLIGHT && !failed) {
-        failed = (await Promise.race(running)).type === 'error';
-        w = leastLoaded(load);
+    try {
+      for (let from = 0; from < n && !failed; ) {
+        const w = leastLoaded(load);
+        if (load[w]! >= SLICES_IN_FLIGHT) {
+          if (turn) {
+            const to = Math.min(n, from + CALLER_ROWS);
+            const result = local.scan(announcements.slice(from, to));
+            wellFormed += to - from - result.stats.malformed;
+            parts.push({ from, result });
+            from = to;
+            await nextTurn(turn);
+          } else {
+            // A failed slice (worker crashed, pool closed) fails the batch: stop packing the rest.
+            failed = (await Promise.race(running)).type === 'error';
+          }
+          continue;
+        }
+        const sliceRows = caller ? Math.max(CALLER_ROWS, Math.min(fixedRows, Math.ceil((n - from) / (threads * SLICES_IN_FLIGHT)))) : fixedRows;
+        const to = Math.min(n, from + sliceRows);
+        const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
+        const packed = new Uint8Array(buffer);
+        const viewTags = new Uint8Array(to - from);
+        const indices = new Uint32Array(to - from);
+        const count = packAnnouncements(announcements, from, to, packed, viewTags, indices);
+        from = to;
+        wellFormed += count;
+        if (count === 0) {
+          keep(buffer);
+          continue;
+        }
+        const job = nextJob++;
+        const worker = w;
+        load[worker]!++;
+        const answer: Promise<ScanWorkerResponse> = channels[worker]!.request(
+          job,
+          { type: 'scan', job, ciphertexts: buffer, viewTags: viewTags.subarray(0, count), indices: indices.subarray(0, count) },
+          [buffer],
+        ).then((response) => {
+          load[worker]!--;
+          running.delete(answer);
+          if (response.type === 'error') failed = true;
+          return recycle(response);
+        });
+        running.add(answer);
+        parts.push(answer);
       }
-      if (failed) break;
-      const to = Math.min(n, from + sliceRows);
-      const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
-      const packed = new Uint8Array(buffer);
-      const viewTags = new Uint8Array(to - from);
-      const indices = new Uint32Array(to - from);
-      const count = packAnnouncements(announcements, from, to, packed, viewTags, indices);
-      wellFormed += count;
-      if (count === 0) {
-        keep(buffer);
-        continue;
-      }
-      const job = nextJob++;
-      const worker = w;
-      load[worker]!++;
-      const answer: Promise<ScanWorkerResponse> = channels[worker]!.request(
-        job,
-        { type: 'scan', job, ciphertexts: buffer, viewTags: viewTags.subarray(0, count), indices: indices.subarray(0, count) },
-        [buffer],
-      ).then((response) => {
-        load[worker]!--;
-        running.delete(answer);
-        return recycle(response);
-      });
-      running.add(answer);
-      jobs.push(answer);
+    } finally {
+      turn?.port1.close();
+      turn?.port2.close();
     }
-    const results = await Promise.all(jobs);
     const discoveries: Discovery<A>[] = [];
     let viewTagMatches = 0;
-    for (const result of results) {
+    for (const part of parts) {
+      if ('result' in part) {
+        viewTagMatches += part.result.stats.viewTagMatches;
+        for (const found of part.result.discoveries) discoveries.push({ ...found, index: found.index + part.from });
+        continue;
+      }
+      const result = await part;
       if (result.type !== 'result') throw poolError(result);
       viewTagMatches += result.viewTagMatches;
       for (const found of result.discoveries) discoveries.push({ ...found, announcement: announcements[found.index]! });

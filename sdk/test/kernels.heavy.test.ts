@@ -142,6 +142,14 @@ describe.runIf(process.env.WRAITH_HEAVY === '1')('fast kernels equal the referen
     expect(matchesOf(result)).toBe(fastMatches);
   }, 600_000);
 
+  it('the WebAssembly SIMD kernel on 1 worker with the calling thread scanning too gives identical discoveries in the same order', async () => {
+    const pool = await createScanPool(recipient, { spawn: await nodeScanWorkerSpawner(), size: 1, kernel: 'wasm', useCallingThread: true });
+    pools.push(pool);
+    const result = await pool.scan(rows);
+    expect(summary(result)).toEqual(reference);
+    expect(matchesOf(result)).toBe(fastMatches);
+  }, 600_000);
+
   it("mode 'constant' gives identical discoveries", () => {
     expect(summary(createScanner(recipient, { mode: 'constant' }).scan(rows.slice(0, 5000)))).toEqual(
       summary(createScanner(recipient, { kernel: 'reference' }).scan(rows.slice(0, 5000))),

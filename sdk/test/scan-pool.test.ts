@@ -25,7 +25,7 @@ const rows: AnnouncementRecord[] = Array.from({ length: 600 }, (_, i) => {
   const p = createStealthPayment(mine.has(i) ? keys.metaAddress : other.metaAddress);
   return { id: i, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
 });
-const comparable = (d: Discovery<AnnouncementRecord>) => ({
+const comparable = (d: Discovery<AnnouncementRecord | Announcement>) => ({
   id: d.announcement.id,
   index: d.index,
   address: d.stealthAddress,
@@ -138,6 +138,108 @@ describe('scan worker pool (Node worker_threads)', () => {
     expect(sliced[0]! + sliced[1]!).toBe(30);
     expect(sliced[1]!).toBeGreaterThan(2 * sliced[0]!); // round robin would give each 15
   }, 60_000);
+
+  describe('useCallingThread: the calling thread scans too', () => {
+    /** A spawn that counts the rows sent to workers; worker 0 may answer late. */
+    const countingSpawn = async (lateMs = 0) => {
+      const spawnReal = await nodeScanWorkerSpawner();
+      const sent = { rows: 0, slices: 0 };
+      let made = 0;
+      const spawn = () => {
+        const id = made++;
+        const worker = spawnReal();
+        return {
+          postMessage(message: { type: string; indices?: Uint32Array }, transfer?: ArrayBuffer[]) {
+            if (message.type === 'scan') (sent.rows += message.indices!.length), sent.slices++;
+            worker.postMessage(message, transfer);
+          },
+          terminate: () => worker.terminate(),
+          on(event: 'message' | 'error', listener: (value: unknown) => void) {
+            worker.on(event, id === 0 && lateMs > 0 && event === 'message' ? (value) => setTimeout(() => listener(value), lateMs) : listener);
+          },
+        };
+      };
+      return { spawn, sent };
+    };
+    const large: (AnnouncementRecord | Announcement)[] = Array.from({ length: 20_000 }, (_, i) => {
+      const c = crypto.getRandomValues(new Uint8Array(1088));
+      return { id: i, ephemeralKey: c, viewTag: c[0]! };
+    });
+    for (const at of [0, 511, 512, 2047, 2048, 9000, 15_000, 19_999]) {
+      const p = createStealthPayment(keys.metaAddress);
+      large[at] = { id: at, ephemeral_key: bytesToHex(p.ephemeralCiphertext), view_tag: p.viewTag };
+    }
+    large[513] = { id: 513, ephemeralKey: new Uint8Array(1088), viewTag: 0 }; // all zero
+    large[12_000] = { id: 12_000, ephemeral_key: 'zz', view_tag: 3 }; // not hex
+    const single = createScanner(keys).scan(large);
+    const { durationMs: _a, rate: _b, ...singleStats } = single.stats;
+
+    it.each([1, 2])('with %i workers finds the same discoveries in the same order with the same stats, and both the workers and the calling thread scan', async (size) => {
+      const { spawn, sent } = await countingSpawn();
+      const pool = await createScanPool(keys, { spawn, size, useCallingThread: true });
+      pools.push(pool);
+      expect(pool.size).toBe(size);
+      for (let round = 0; round < 2; round++) {
+        const parallel = await pool.scan(large);
+        expect(parallel.discoveries.map(comparable)).toEqual(single.discoveries.map(comparable));
+        expect(parallel.discoveries.map((d) => d.index)).toEqual([0, 511, 512, 2047, 2048, 9000, 15_000, 19_999]);
+        expect(parallel.discoveries[1]!.announcement).toBe(large[511]);
+        const { durationMs: _c, rate: _d, ...parallelStats } = parallel.stats;
+        expect(parallelStats).toEqual(singleStats);
+      }
+      // Well-formed rows (19,998 a round) the workers got; the calling thread scanned the rest.
+      expect(sent.rows).toBeGreaterThan(0);
+      expect(sent.rows).toBeLessThan(0.95 * 2 * 19_998);
+    }, 60_000);
+
+    it('keeps batch order when a slow worker answers after the calling thread has scanned later rows', async () => {
+      const { spawn, sent } = await countingSpawn(200);
+      const pool = await createScanPool(keys, { spawn, size: 1, useCallingThread: true });
+      pools.push(pool);
+      const parallel = await pool.scan(large);
+      expect(parallel.discoveries.map(comparable)).toEqual(single.discoveries.map(comparable));
+      expect(parallel.stats.malformed).toBe(2);
+      expect(sent.slices).toBeGreaterThan(0);
+    }, 60_000);
+
+    it('rejects with SCAN_WORKER_FAILED when a worker crashes, instead of waiting forever', async () => {
+      const crashing = () =>
+        new Worker(
+          `const { parentPort } = require('node:worker_threads');
+           parentPort.on('message', (m) => {
+             if (m.type === 'init') parentPort.postMessage({ type: 'ready', kernel: 'wasm' });
+             else throw new Error('crash');
+           });`,
+          { eval: true },
+        );
+      const pool = await createScanPool(keys, { spawn: crashing, size: 1, useCallingThread: true });
+      pools.push(pool);
+      await expect(pool.scan(large)).rejects.toMatchObject({ code: 'SCAN_WORKER_FAILED' });
+    });
+
+    it('defaults to one worker fewer than the cores, and refuses a non-boolean', async () => {
+      const spawn = await nodeScanWorkerSpawner();
+      const sized = async (cores: number, useCallingThread: boolean) => {
+        const original = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+        Object.defineProperty(globalThis, 'navigator', { value: { hardwareConcurrency: cores }, configurable: true });
+        try {
+          const pool = await createScanPool(keys, { spawn, useCallingThread });
+          pool.close();
+          return pool.size;
+        } finally {
+          if (original) Object.defineProperty(globalThis, 'navigator', original);
+          else delete (globalThis as { navigator?: unknown }).navigator;
+        }
+      };
+      expect(await sized(3, true)).toBe(2);
+      expect(await sized(1, true)).toBe(1);
+      expect(await sized(3, false)).toBe(3);
+      await expect(createScanPool(keys, { spawn, useCallingThread: 'yes' as unknown as boolean })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringContaining('useCallingThread'),
+      });
+    });
+  });
 
   it('rejects a scan that is running when the pool is closed, and every later scan, instead of waiting forever', async () => {
     const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: 2 });
