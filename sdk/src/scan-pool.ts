@@ -13,7 +13,7 @@
 import { packAnnouncements, type AnnouncementInput } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
-import { createScanner, kernelByName, type CreateScannerOptions, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
+import { createScanner, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
@@ -27,29 +27,35 @@ export type ScanWorkerLike = {
 };
 
 export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
-  /** The kernel the workers run, by name (default `auto`). */
+  /** The kernel the workers (and, with `useCallingThread`, the calling thread) run, by name (default `auto`). */
   kernel?: ScanKernelName;
   spawn: () => ScanWorkerLike;
   /**
    * Number of workers (default: `navigator.hardwareConcurrency`, at least 1; with
    * `useCallingThread`, one fewer). Node 20 has no `navigator`, so there the default is 1: pass
-   * `os.availableParallelism()` (minus one with `useCallingThread`).
+   * `os.availableParallelism()` (with `useCallingThread`, `Math.max(1, os.availableParallelism() - 1)`).
    */
   size?: number;
   /**
-   * Let the thread that calls `scan` scan rows too, 512 at a time, whenever
-   * every worker has its slices queued (default false). Otherwise that thread only packs rows and
-   * waits, yet its packing still takes a core's time from the workers: on a machine with as many
-   * workers as cores the pool runs slower than the cores allow. For Node (servers, scripts):
-   * `size: os.availableParallelism() - 1, useCallingThread: true`. Leave it off in a page: each
-   * piece keeps the page's thread busy for a few milliseconds.
+   * Let the thread that calls `scan` scan rows too, up to 512 at a time, whenever every worker
+   * has its slices queued (default false). Otherwise that thread only packs rows and waits, yet
+   * its packing still takes a core's time from the workers: on a machine with as many workers as
+   * cores the pool runs slower than the cores allow. For Node scripts and scanning services:
+   * `size: Math.max(1, os.availableParallelism() - 1), useCallingThread: true`. Each piece holds
+   * the calling thread for about 1–3 ms with the WebAssembly kernel, 6–14 ms with the TypeScript
+   * one, much longer in `mode: 'constant'`: leave it off in a page, and on a server that must
+   * answer other requests promptly while it scans.
    */
   useCallingThread?: boolean;
 };
 
 export type ScanPool = {
   readonly size: number;
-  /** The kernel the workers run (what `auto` resolved to inside them). */
+  /**
+   * The kernel the workers run (what `auto` resolved to inside them). With `useCallingThread`,
+   * the calling thread resolves `auto` on its own, and may differ: a page whose CSP forbids
+   * WebAssembly runs the TypeScript kernel even if its workers' policy allows it.
+   */
   readonly kernel: EffectiveKernel;
   scan<A extends AnnouncementInput>(announcements: readonly A[]): Promise<ScanResult<A>>;
   /** Terminate the workers; a scan still running rejects instead of waiting forever. */
@@ -64,10 +70,13 @@ const SLICE_ROWS = 2048;
 /** Slices queued per worker before the calling thread waits: one scanning, one ready. */
 const SLICES_IN_FLIGHT = 2;
 /**
- * Rows the calling thread scans at a time with `useCallingThread` (about 1–3 ms), before it
- * returns to its event loop to hear from the workers and refill their queues.
+ * Rows the calling thread scans at a time with `useCallingThread` (about 1–3 ms with the
+ * WebAssembly kernel), before it returns to its event loop to hear from the workers and refill
+ * their queues.
  */
 const CALLER_ROWS = 512;
+/** The smallest slice sent to a worker with `useCallingThread`, at the tail of a batch. */
+const MIN_SLICE_ROWS = 64;
 
 /**
  * Resolve after the event loop has delivered what is waiting (the workers' answers). Node's
@@ -173,7 +182,10 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
   }
   const caller = options.useCallingThread === true;
   const kernel = kernelByName(options.kernel);
-  const local = createScanner(keys, { ...(options.mode ? { mode: options.mode } : {}), kernel: caller ? kernel : 'reference' });
+  const mode = options.mode ? { mode: options.mode } : {};
+  const checked = createScanner(keys, { ...mode, kernel: caller ? kernel : 'reference' });
+  // The calling thread's own scanner (it holds the parsed keys): dropped by close().
+  let local: Scanner | undefined = caller ? checked : undefined;
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
   const size = options.size ?? Math.max(1, cores - (caller ? 1 : 0));
   if (!Number.isSafeInteger(size) || size < 1 || size > 256) throw new InvalidArgumentError('size', 'must be an integer from 1 to 256');
@@ -220,9 +232,10 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // core) gets fewer slices instead of holding up the others. At most SLICES_IN_FLIGHT slices
     // wait per worker, which bounds the memory in flight whatever the batch size; when every
     // worker is full, the calling thread waits for any one slice to finish, or, with
-    // useCallingThread, scans CALLER_ROWS rows itself and then looks again. Its slices then
-    // shrink towards the end of the batch, so no worker is still busy with a long queue when the
-    // calling thread runs out of rows.
+    // useCallingThread, scans CALLER_ROWS rows itself and then looks again. Its slices are then
+    // a share of the rows left (threads x SLICES_IN_FLIGHT shares), so a small batch reaches
+    // every worker and the calling thread too, and near the end of a large one no worker is
+    // still busy with a long queue when the calling thread runs out of rows.
     const n = announcements.length;
     const threads = size + (caller ? 1 : 0);
     const fixedRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / threads)));
@@ -238,6 +251,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         const w = leastLoaded(load);
         if (load[w]! >= SLICES_IN_FLIGHT) {
           if (turn) {
+            if (!local) throw new WraithError('SCAN_WORKER_FAILED', 'The scan pool was closed before the scan finished.');
             const to = Math.min(n, from + CALLER_ROWS);
             const result = local.scan(announcements.slice(from, to));
             wellFormed += to - from - result.stats.malformed;
@@ -250,7 +264,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
           }
           continue;
         }
-        const sliceRows = caller ? Math.max(CALLER_ROWS, Math.min(fixedRows, Math.ceil((n - from) / (threads * SLICES_IN_FLIGHT)))) : fixedRows;
+        const sliceRows = caller ? Math.min(SLICE_ROWS, Math.max(MIN_SLICE_ROWS, Math.ceil((n - from) / (threads * SLICES_IN_FLIGHT)))) : fixedRows;
         const to = Math.min(n, from + sliceRows);
         const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
         const packed = new Uint8Array(buffer);
@@ -310,5 +324,9 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     };
   }
 
-  return { size, kernel: kernels[0]!, scan, close: () => channels.forEach((c) => c.close()) };
+  const close = () => {
+    local = undefined;
+    channels.forEach((c) => c.close());
+  };
+  return { size, kernel: kernels[0]!, scan, close };
 }

@@ -143,14 +143,15 @@ describe('scan worker pool (Node worker_threads)', () => {
     /** A spawn that counts the rows sent to workers; worker 0 may answer late. */
     const countingSpawn = async (lateMs = 0) => {
       const spawnReal = await nodeScanWorkerSpawner();
-      const sent = { rows: 0, slices: 0 };
+      const sent = { rows: 0, slices: 0, rowsByWorker: [] as number[] };
       let made = 0;
       const spawn = () => {
         const id = made++;
         const worker = spawnReal();
+        sent.rowsByWorker[id] = 0;
         return {
           postMessage(message: { type: string; indices?: Uint32Array }, transfer?: ArrayBuffer[]) {
-            if (message.type === 'scan') (sent.rows += message.indices!.length), sent.slices++;
+            if (message.type === 'scan') (sent.rows += message.indices!.length), (sent.rowsByWorker[id]! += message.indices!.length), sent.slices++;
             worker.postMessage(message, transfer);
           },
           terminate: () => worker.terminate(),
@@ -190,6 +191,9 @@ describe('scan worker pool (Node worker_threads)', () => {
       // Well-formed rows (19,998 a round) the workers got; the calling thread scanned the rest.
       expect(sent.rows).toBeGreaterThan(0);
       expect(sent.rows).toBeLessThan(0.95 * 2 * 19_998);
+      // Between its pieces the calling thread heard back from the workers and refilled their
+      // queues: without that they would get only their first SLICES_IN_FLIGHT (2) slices a round.
+      expect(sent.slices).toBeGreaterThan(2 * 2 * size);
     }, 60_000);
 
     it('keeps batch order when a slow worker answers after the calling thread has scanned later rows', async () => {
@@ -200,6 +204,22 @@ describe('scan worker pool (Node worker_threads)', () => {
       expect(parallel.discoveries.map(comparable)).toEqual(single.discoveries.map(comparable));
       expect(parallel.stats.malformed).toBe(2);
       expect(sent.slices).toBeGreaterThan(0);
+      expect(sent.rows).toBeLessThan(19_998); // the calling thread scanned some
+    }, 60_000);
+
+    it.each([1, 2])('spreads a batch of 1,000 rows over the calling thread and all %i workers, with the same results as one thread', async (size) => {
+      const { spawn, sent } = await countingSpawn();
+      const pool = await createScanPool(keys, { spawn, size, useCallingThread: true });
+      pools.push(pool);
+      const small = large.slice(0, 1000);
+      const expected = createScanner(keys).scan(small);
+      const parallel = await pool.scan(small);
+      expect(parallel.discoveries.map(comparable)).toEqual(expected.discoveries.map(comparable));
+      expect(parallel.discoveries.map((d) => d.index)).toEqual([0, 511, 512]);
+      expect(parallel.stats.malformed).toBe(1);
+      expect(sent.rowsByWorker).toHaveLength(size);
+      for (const rows of sent.rowsByWorker) expect(rows).toBeGreaterThan(0);
+      expect(sent.rows).toBeLessThan(999); // 999 well-formed rows: the calling thread scanned some
     }, 60_000);
 
     it('rejects with SCAN_WORKER_FAILED when a worker crashes, instead of waiting forever', async () => {
