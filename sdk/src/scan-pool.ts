@@ -260,7 +260,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
             await nextTurn(turn);
           } else {
             // A failed slice (worker crashed, pool closed) fails the batch: stop packing the rest.
-            failed = (await Promise.race(running)).type === 'error';
+            if ((await Promise.race(running)).type === 'error') failed = true;
           }
           continue;
         }
