@@ -24,17 +24,14 @@ export async function benchPool(): Promise<Measurement[]> {
   rows[ROWS / 2] = { id: ROWS / 2 + 1, ephemeralKey: mine.ephemeralCiphertext, viewTag: mine.viewTag };
   const spawn = await nodeScanWorkerSpawner();
   const pools = [
-    await createScanPool(keys, { spawn, size: 1 }),
-    await createScanPool(keys, { spawn, size: 2 }),
-    await createScanPool(keys, { spawn, size: 1, useCallingThread: true }),
+    { pool: await createScanPool(keys, { spawn, size: 1 }), also: '' },
+    { pool: await createScanPool(keys, { spawn, size: 2 }), also: '' },
+    { pool: await createScanPool(keys, { spawn, size: 1, useCallingThread: true }), also: ' + this thread (useCallingThread)' },
   ];
   const scanner = createScanner(keys);
   const cases: { name: string; scan: (batch: Announcement[]) => Promise<ScanResult<Announcement>> | ScanResult<Announcement> }[] = [
     { name: 'this thread, no pool (one core)', scan: (batch) => scanner.scan(batch) },
-    ...pools.map((pool, i) => ({
-      name: i === 2 ? `pool of ${pool.size} (${pool.kernel}) + this thread (useCallingThread)` : `pool of ${pool.size} (${pool.kernel})`,
-      scan: (batch: Announcement[]) => pool.scan(batch),
-    })),
+    ...pools.map(({ pool, also }) => ({ name: `pool of ${pool.size} (${pool.kernel})${also}`, scan: (batch: Announcement[]) => pool.scan(batch) })),
   ];
   try {
     // Warm-up: a fresh worker runs its WebAssembly on V8's baseline tier until the optimising
@@ -61,6 +58,6 @@ export async function benchPool(): Promise<Measurement[]> {
     }
     return out;
   } finally {
-    pools.forEach((p) => p.close());
+    pools.forEach(({ pool }) => pool.close());
   }
 }

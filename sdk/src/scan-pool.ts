@@ -42,9 +42,10 @@ export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
    * its packing still takes a core's time from the workers: on a machine with as many workers as
    * cores the pool runs slower than the cores allow. For Node scripts and scanning services:
    * `size: Math.max(1, os.availableParallelism() - 1), useCallingThread: true`. Each piece holds
-   * the calling thread for about 1–3 ms with the WebAssembly kernel, 6–14 ms with the TypeScript
-   * one, much longer in `mode: 'constant'`: leave it off in a page, and on a server that must
-   * answer other requests promptly while it scans.
+   * the calling thread for about 1 ms with the WebAssembly kernel on byte rows (3–6 ms on JSON
+   * rows, which need hex parsing), 6–14 ms with the TypeScript kernel, much longer in
+   * `mode: 'constant'`: leave it off in a page, and on a server that must answer other requests
+   * promptly while it scans.
    */
   useCallingThread?: boolean;
 };
@@ -70,30 +71,36 @@ const SLICE_ROWS = 2048;
 /** Slices queued per worker before the calling thread waits: one scanning, one ready. */
 const SLICES_IN_FLIGHT = 2;
 /**
- * Rows the calling thread scans at a time with `useCallingThread` (about 1–3 ms with the
- * WebAssembly kernel), before it returns to its event loop to hear from the workers and refill
- * their queues.
+ * Rows the calling thread scans at a time with `useCallingThread` (about 1 ms with the
+ * WebAssembly kernel on byte rows), before it returns to its event loop to hear from the workers
+ * and refill their queues.
  */
 const CALLER_ROWS = 512;
 /** The smallest slice sent to a worker with `useCallingThread`, at the tail of a batch. */
 const MIN_SLICE_ROWS = 64;
 
 /**
- * Resolve after the event loop has delivered what is waiting (the workers' answers). Node's
- * `setImmediate` runs after its poll phase, where those arrive. A MessageChannel would not do in
- * Node: a port keeps delivering its own messages, up to 1,000 in a row, before any other port's.
- * Browsers have no `setImmediate`; there a message to oneself is a task like the workers'.
+ * Turns of the event loop: `next()` resolves after the event loop has delivered what is waiting
+ * (the workers' answers). Node's `setImmediate` runs after its poll phase, where those arrive. A
+ * MessageChannel would not do in Node: a port keeps delivering its own messages, up to 1,000 in a
+ * row, before any other port's. Browsers have no `setImmediate`; there a message to oneself is a
+ * task like the workers'.
  */
-function nextTurn(channel: MessageChannel): Promise<void> {
+function eventLoopTurns(): { next(): Promise<void>; close(): void } {
   const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => {
-    if (typeof immediate === 'function') {
-      immediate(resolve);
-      return;
-    }
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
+  if (typeof immediate === 'function') return { next: () => new Promise((resolve) => void immediate(resolve)), close: () => {} };
+  const channel = new MessageChannel();
+  return {
+    next: () =>
+      new Promise((resolve) => {
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }),
+    close: () => {
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
 }
 
 /** The worker with the fewest slices in flight (the first such one). */
@@ -238,33 +245,33 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // still busy with a long queue when the calling thread runs out of rows.
     const n = announcements.length;
     const threads = size + (caller ? 1 : 0);
-    const fixedRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / threads)));
+    const evenRows = Math.max(1, Math.min(SLICE_ROWS, Math.ceil(n / size)));
     const load = channels.map(() => 0);
     const running = new Set<Promise<ScanWorkerResponse>>();
     // Every part of the batch in order: a worker's answer, or rows the calling thread scanned.
     const parts: (Promise<ScanWorkerResponse> | { from: number; result: ScanResult<A> })[] = [];
-    const turn = caller ? new MessageChannel() : undefined;
+    const turns = caller ? eventLoopTurns() : undefined;
     let wellFormed = 0;
     let failed = false;
     try {
       for (let from = 0; from < n && !failed; ) {
         const w = leastLoaded(load);
         if (load[w]! >= SLICES_IN_FLIGHT) {
-          if (turn) {
+          if (turns) {
             if (!local) throw new WraithError('SCAN_WORKER_FAILED', 'The scan pool was closed before the scan finished.');
             const to = Math.min(n, from + CALLER_ROWS);
             const result = local.scan(announcements.slice(from, to));
             wellFormed += to - from - result.stats.malformed;
             parts.push({ from, result });
             from = to;
-            await nextTurn(turn);
+            await turns.next();
           } else {
             // A failed slice (worker crashed, pool closed) fails the batch: stop packing the rest.
             if ((await Promise.race(running)).type === 'error') failed = true;
           }
           continue;
         }
-        const sliceRows = caller ? Math.min(SLICE_ROWS, Math.max(MIN_SLICE_ROWS, Math.ceil((n - from) / (threads * SLICES_IN_FLIGHT)))) : fixedRows;
+        const sliceRows = caller ? Math.min(SLICE_ROWS, Math.max(MIN_SLICE_ROWS, Math.ceil((n - from) / (threads * SLICES_IN_FLIGHT)))) : evenRows;
         const to = Math.min(n, from + sliceRows);
         const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
         const packed = new Uint8Array(buffer);
@@ -294,8 +301,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         parts.push(answer);
       }
     } finally {
-      turn?.port1.close();
-      turn?.port2.close();
+      turns?.close();
     }
     const discoveries: Discovery<A>[] = [];
     let viewTagMatches = 0;

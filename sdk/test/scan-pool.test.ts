@@ -37,6 +37,49 @@ const comparable = (d: Discovery<AnnouncementRecord | Announcement>) => ({
 const pools: ScanPool[] = [];
 afterAll(() => pools.forEach((p) => p.close()));
 
+/**
+ * A spawn of real workers that counts the slices and rows sent to each; worker 0 answers `lateMs`
+ * late when given (it stands for a worker sharing its core with other work).
+ */
+async function countingSpawn(lateMs = 0) {
+  const spawnReal = await nodeScanWorkerSpawner();
+  const sent = { rows: 0, slices: 0, rowsByWorker: [] as number[], slicesByWorker: [] as number[] };
+  let made = 0;
+  const spawn = () => {
+    const id = made++;
+    const worker = spawnReal();
+    sent.rowsByWorker[id] = 0;
+    sent.slicesByWorker[id] = 0;
+    return {
+      postMessage(message: { type: string; indices?: Uint32Array }, transfer?: ArrayBuffer[]) {
+        if (message.type === 'scan') {
+          sent.rows += message.indices!.length;
+          sent.rowsByWorker[id]! += message.indices!.length;
+          sent.slices++;
+          sent.slicesByWorker[id]!++;
+        }
+        worker.postMessage(message, transfer);
+      },
+      terminate: () => worker.terminate(),
+      on(event: 'message' | 'error', listener: (value: unknown) => void) {
+        worker.on(event, id === 0 && lateMs > 0 && event === 'message' ? (value) => setTimeout(() => listener(value), lateMs) : listener);
+      },
+    };
+  };
+  return { spawn, sent };
+}
+
+/** A spawn of workers that start, then throw `message` on their first scan. */
+const crashingWorker = (message: string) => () =>
+  new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     parentPort.on('message', (m) => {
+       if (m.type === 'init') parentPort.postMessage({ type: 'ready', kernel: 'wasm' });
+       else throw new Error(${JSON.stringify(message)});
+     });`,
+    { eval: true },
+  );
+
 describe('scan worker pool (Node worker_threads)', () => {
   it.each([1, 2, 3])('with %i workers finds the same discoveries in the same order with the same stats as one thread', async (size) => {
     const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size });
@@ -104,24 +147,9 @@ describe('scan worker pool (Node worker_threads)', () => {
   });
 
   it('sends more slices to a fast worker than to a slow one, with the same results as one thread', async () => {
-    const spawnReal = await nodeScanWorkerSpawner();
-    const sliced = [0, 0];
-    let made = 0;
     // Worker 0 answers 300 ms late: it stands for a worker sharing its core with other work.
-    const spawn = () => {
-      const id = made++;
-      const worker = spawnReal();
-      return {
-        postMessage(message: { type: string }, transfer?: ArrayBuffer[]) {
-          if (message.type === 'scan') sliced[id]!++;
-          worker.postMessage(message, transfer);
-        },
-        terminate: () => worker.terminate(),
-        on(event: 'message' | 'error', listener: (value: unknown) => void) {
-          worker.on(event, id === 0 && event === 'message' ? (value) => setTimeout(() => listener(value), 300) : listener);
-        },
-      };
-    };
+    const { spawn, sent } = await countingSpawn(300);
+    const sliced = sent.slicesByWorker;
     const large: Announcement[] = Array.from({ length: 30 * 2048 }, (_, i) => {
       const c = crypto.getRandomValues(new Uint8Array(1088));
       return { id: i, ephemeralKey: c, viewTag: c[0]! };
@@ -140,28 +168,6 @@ describe('scan worker pool (Node worker_threads)', () => {
   }, 60_000);
 
   describe('useCallingThread: the calling thread scans too', () => {
-    /** A spawn that counts the rows sent to workers; worker 0 may answer late. */
-    const countingSpawn = async (lateMs = 0) => {
-      const spawnReal = await nodeScanWorkerSpawner();
-      const sent = { rows: 0, slices: 0, rowsByWorker: [] as number[] };
-      let made = 0;
-      const spawn = () => {
-        const id = made++;
-        const worker = spawnReal();
-        sent.rowsByWorker[id] = 0;
-        return {
-          postMessage(message: { type: string; indices?: Uint32Array }, transfer?: ArrayBuffer[]) {
-            if (message.type === 'scan') (sent.rows += message.indices!.length), (sent.rowsByWorker[id]! += message.indices!.length), sent.slices++;
-            worker.postMessage(message, transfer);
-          },
-          terminate: () => worker.terminate(),
-          on(event: 'message' | 'error', listener: (value: unknown) => void) {
-            worker.on(event, id === 0 && lateMs > 0 && event === 'message' ? (value) => setTimeout(() => listener(value), lateMs) : listener);
-          },
-        };
-      };
-      return { spawn, sent };
-    };
     const large: (AnnouncementRecord | Announcement)[] = Array.from({ length: 20_000 }, (_, i) => {
       const c = crypto.getRandomValues(new Uint8Array(1088));
       return { id: i, ephemeralKey: c, viewTag: c[0]! };
@@ -223,16 +229,7 @@ describe('scan worker pool (Node worker_threads)', () => {
     }, 60_000);
 
     it('rejects with SCAN_WORKER_FAILED when a worker crashes, instead of waiting forever', async () => {
-      const crashing = () =>
-        new Worker(
-          `const { parentPort } = require('node:worker_threads');
-           parentPort.on('message', (m) => {
-             if (m.type === 'init') parentPort.postMessage({ type: 'ready', kernel: 'wasm' });
-             else throw new Error('crash');
-           });`,
-          { eval: true },
-        );
-      const pool = await createScanPool(keys, { spawn: crashing, size: 1, useCallingThread: true });
+      const pool = await createScanPool(keys, { spawn: crashingWorker('crash'), size: 1, useCallingThread: true });
       pools.push(pool);
       await expect(pool.scan(large)).rejects.toMatchObject({ code: 'SCAN_WORKER_FAILED' });
     });
@@ -270,15 +267,7 @@ describe('scan worker pool (Node worker_threads)', () => {
   });
 
   it('rejects with SCAN_WORKER_FAILED when a worker crashes, without repeating what the worker said', async () => {
-    const crashing = () =>
-      new Worker(
-        `const { parentPort } = require('node:worker_threads');
-         parentPort.on('message', (m) => {
-           if (m.type === 'init') parentPort.postMessage({ type: 'ready', kernel: 'wasm' });
-           else throw new Error('secret detail from inside the worker');
-         });`,
-        { eval: true },
-      );
+    const crashing = crashingWorker('secret detail from inside the worker');
     const pool = await createScanPool(keys, { spawn: crashing, size: 1 });
     pools.push(pool);
     const error = await pool.scan(rows).catch((e: unknown) => e);
