@@ -12,13 +12,19 @@
  *            | u16 length + UTF-8 tx_hash    if fields & 2
  *            | u16 length + UTF-8 amount     if fields & 4
  *            | u16 length + UTF-8 chain      if fields & 8
+ *            | u8 length + metadata          if fields & 16 (the sealed note, PROTOCOL.md section 8)
+ *            | stealth address (20)          if fields & 32 (decoded EIP-55)
+ *            | block_number u64 | log_index u32   if fields & 64 (chain events)
  *
  * A page carries no registry total, so a full page (as many records as the limit asked for)
- * never changes once written: ids only grow. That is what lets the server mark such pages
- * immutable and cacheable.
+ * never changes once written while ids only grow and rows stay: the server marks such pages
+ * immutable and cacheable unless they hold chain events, which a reorganisation may remove.
+ * Decoders that predate flags 16 to 64 refuse pages using them as holding unknown field flags.
  * @module
  */
 import type { Announcement } from './announcement.ts';
+import { toChecksumAddress } from './address.ts';
+import { bytesToHex, hexToBytes } from './bytes.ts';
 import { InvalidAnnouncementError } from './errors.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
@@ -27,7 +33,11 @@ const MAGIC = [0x57, 0x52, 0x41, 0x31]; // "WRA1"
 const HEADER_BYTES = 8;
 const FIXED_RECORD_BYTES = 8 + 8 + 1 + 1 + CIPHERTEXT_BYTES;
 const CHANNEL_ID_BYTES = 32;
-const FIELD = { channelId: 1, txHash: 2, amount: 4, chain: 8 } as const;
+const FIELD = { channelId: 1, txHash: 2, amount: 4, chain: 8, metadata: 16, stealthAddress: 32, position: 64 } as const;
+const KNOWN_FIELDS = 0x7f;
+const ADDRESS_BYTES = 20;
+const POSITION_BYTES = 12;
+const MAX_METADATA_BYTES = 0xff;
 const MAX_TEXT_BYTES = 0xffff;
 
 /** An announcement as the registry stores it: id and timestamp are always present. */
@@ -44,7 +54,15 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncement[]): Uint8Array {
   let bound = HEADER_BYTES;
   for (const a of announcements) {
-    bound += FIXED_RECORD_BYTES + (a.channelId ? CHANNEL_ID_BYTES : 0) + textBound(a.txHash) + textBound(a.amount) + textBound(a.chain);
+    bound +=
+      FIXED_RECORD_BYTES +
+      (a.channelId ? CHANNEL_ID_BYTES : 0) +
+      textBound(a.txHash) +
+      textBound(a.amount) +
+      textBound(a.chain) +
+      (a.metadata ? 1 + a.metadata.length : 0) +
+      (a.stealthAddress ? ADDRESS_BYTES : 0) +
+      (a.blockNumber != null ? POSITION_BYTES : 0);
   }
   const out = new Uint8Array(bound);
   const view = new DataView(out.buffer);
@@ -55,11 +73,22 @@ export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncem
     const a = announcements[i]!;
     if (a.ephemeralKey.length !== CIPHERTEXT_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].ephemeralKey`, `must be ${CIPHERTEXT_BYTES} bytes`);
     if (a.channelId && a.channelId.length !== CHANNEL_ID_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].channelId`, 'must be 32 bytes');
+    if (a.metadata && a.metadata.length > MAX_METADATA_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].metadata`, `must be at most ${MAX_METADATA_BYTES} bytes`);
+    if (a.stealthAddress && !/^0x[0-9a-fA-F]{40}$/.test(a.stealthAddress)) throw new InvalidAnnouncementError(`announcements[${i}].stealthAddress`, 'must be a 0x-prefixed 20-byte address');
+    if (a.blockNumber != null && (typeof a.logIndex !== 'number' || !Number.isInteger(a.logIndex) || a.logIndex < 0 || a.logIndex > 0xffffffff)) {
+      throw new InvalidAnnouncementError(`announcements[${i}].logIndex`, 'must be a u32 when blockNumber is set');
+    }
     writeUint64(view, at, a.id, i, 'id');
     writeUint64(view, at + 8, a.timestamp, i, 'timestamp');
     out[at + 16] = a.viewTag;
     out[at + 17] =
-      (a.channelId ? FIELD.channelId : 0) | (a.txHash != null ? FIELD.txHash : 0) | (a.amount != null ? FIELD.amount : 0) | (a.chain != null ? FIELD.chain : 0);
+      (a.channelId ? FIELD.channelId : 0) |
+      (a.txHash != null ? FIELD.txHash : 0) |
+      (a.amount != null ? FIELD.amount : 0) |
+      (a.chain != null ? FIELD.chain : 0) |
+      (a.metadata ? FIELD.metadata : 0) |
+      (a.stealthAddress ? FIELD.stealthAddress : 0) |
+      (a.blockNumber != null ? FIELD.position : 0);
     out.set(a.ephemeralKey, at + 18);
     at += FIXED_RECORD_BYTES;
     if (a.channelId) {
@@ -69,6 +98,20 @@ export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncem
     if (a.txHash != null) at = writeText(out, view, at, a.txHash);
     if (a.amount != null) at = writeText(out, view, at, a.amount);
     if (a.chain != null) at = writeText(out, view, at, a.chain);
+    if (a.metadata) {
+      out[at] = a.metadata.length;
+      out.set(a.metadata, at + 1);
+      at += 1 + a.metadata.length;
+    }
+    if (a.stealthAddress) {
+      out.set(hexToBytes(a.stealthAddress, `announcements[${i}].stealthAddress`, ADDRESS_BYTES), at);
+      at += ADDRESS_BYTES;
+    }
+    if (a.blockNumber != null) {
+      writeUint64(view, at, a.blockNumber, i, 'blockNumber');
+      view.setUint32(at + 8, a.logIndex!, true);
+      at += POSITION_BYTES;
+    }
   }
   return at === bound ? out : out.subarray(0, at);
 }
@@ -133,7 +176,7 @@ export function decodeAnnouncementPage(bytes: Uint8Array): RegistryAnnouncement[
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(timestamp)) fail('holds an id or timestamp beyond 2^53');
     const viewTag = bytes[at + 16]!;
     const fields = bytes[at + 17]!;
-    if (fields & ~0x0f) fail('holds unknown field flags');
+    if (fields & ~KNOWN_FIELDS) fail('holds unknown field flags');
     const ephemeralKey = bytes.subarray(at + 18, at + 18 + CIPHERTEXT_BYTES);
     at += FIXED_RECORD_BYTES;
     let channelId: Uint8Array | null = null;
@@ -145,7 +188,30 @@ export function decodeAnnouncementPage(bytes: Uint8Array): RegistryAnnouncement[
     const txHash = fields & FIELD.txHash ? text() : null;
     const amount = fields & FIELD.amount ? text() : null;
     const chain = fields & FIELD.chain ? text() : null;
-    out[i] = { id, timestamp, viewTag, ephemeralKey, channelId, txHash, amount, chain };
+    let metadata: Uint8Array | null = null;
+    if (fields & FIELD.metadata) {
+      need(1);
+      const length = bytes[at]!;
+      need(1 + length);
+      metadata = bytes.subarray(at + 1, at + 1 + length);
+      at += 1 + length;
+    }
+    let stealthAddress: string | null = null;
+    if (fields & FIELD.stealthAddress) {
+      need(ADDRESS_BYTES);
+      stealthAddress = toChecksumAddress(`0x${bytesToHex(bytes.subarray(at, at + ADDRESS_BYTES))}`);
+      at += ADDRESS_BYTES;
+    }
+    let blockNumber: number | null = null;
+    let logIndex: number | null = null;
+    if (fields & FIELD.position) {
+      need(POSITION_BYTES);
+      blockNumber = Number(view.getBigUint64(at, true));
+      if (!Number.isSafeInteger(blockNumber)) fail('holds a block number beyond 2^53');
+      logIndex = view.getUint32(at + 8, true);
+      at += POSITION_BYTES;
+    }
+    out[i] = { id, timestamp, viewTag, ephemeralKey, channelId, txHash, amount, chain, metadata, stealthAddress, blockNumber, logIndex };
   }
   if (at !== bytes.length) fail('has trailing bytes');
   return out;

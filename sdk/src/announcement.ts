@@ -4,6 +4,7 @@
  */
 import { hexToBytes, isAllZero } from './bytes.ts';
 import { InvalidAnnouncementError, WraithError } from './errors.ts';
+import { SEALED_NOTE_BYTES } from './note.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
 /** The registry's JSON record (snake_case, hex). */
@@ -16,6 +17,13 @@ export type AnnouncementRecord = {
   tx_hash?: string | null;
   amount?: string | null;
   chain?: string | null;
+  /** Chain events: the one-time EVM address the announcement named (EIP-55). */
+  stealth_address?: string | null;
+  /** Hex of the 92-byte sealed note (PROTOCOL.md section 8): the ERC-5564 metadata after its view-tag byte. */
+  metadata?: string | null;
+  /** Chain events: where the event sits; null for HTTP publishes. */
+  block_number?: number | null;
+  log_index?: number | null;
 };
 
 /** The same announcement in byte form (camelCase). */
@@ -28,6 +36,12 @@ export type Announcement = {
   txHash?: string | null;
   amount?: string | null;
   chain?: string | null;
+  /** Chain events: the one-time EVM address the announcement named (EIP-55). */
+  stealthAddress?: string | null;
+  /** The 92-byte sealed note (PROTOCOL.md section 8). */
+  metadata?: Uint8Array | null;
+  blockNumber?: number | null;
+  logIndex?: number | null;
 };
 
 /** Either form is accepted by the scanner. */
@@ -65,6 +79,37 @@ export function parseAnnouncement(input: AnnouncementInput, path = 'announcement
     throw new InvalidAnnouncementError(`${path}.view_tag`, 'must be an integer 0..255');
   }
   return { ephemeralKey, viewTag };
+}
+
+/**
+ * The sealed note an announcement carries: `undefined` when it carries none, `null` when what it
+ * carries is not a note (not hex, not 92 bytes; the 93-byte on-chain form with its view tag is
+ * accepted too).
+ */
+export function sealedNoteOf(input: AnnouncementInput): Uint8Array | null | undefined {
+  let metadata: Uint8Array;
+  if ('ephemeralKey' in input) {
+    if (input.metadata == null || input.metadata.length === 0) return undefined;
+    if (!(input.metadata instanceof Uint8Array)) return null;
+    metadata = input.metadata;
+  } else {
+    const hex = (input as AnnouncementRecord).metadata;
+    if (hex == null || hex === '') return undefined;
+    try {
+      metadata = hexToBytes(hex, 'metadata');
+    } catch {
+      return null;
+    }
+  }
+  if (metadata.length === SEALED_NOTE_BYTES) return metadata;
+  if (metadata.length === SEALED_NOTE_BYTES + 1) return metadata.subarray(1);
+  return null;
+}
+
+/** The stealth address an announcement names (chain events), if any. */
+export function announcedStealthAddressOf(input: AnnouncementInput): string | undefined {
+  const value = 'ephemeralKey' in input ? input.stealthAddress : (input as AnnouncementRecord).stealth_address;
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**

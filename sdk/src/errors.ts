@@ -22,7 +22,8 @@ export type WraithErrorCode =
   | 'KEYSTORE_TAMPERED'
   | 'INVALID_CID'
   | 'CONTENT_MISMATCH'
-  | 'SCAN_WORKER_FAILED';
+  | 'SCAN_WORKER_FAILED'
+  | 'CHAIN_RPC_FAILED';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

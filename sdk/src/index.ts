@@ -22,7 +22,7 @@ export {
   type WraithErrorCode,
   type WraithErrorDetail,
 } from './errors.ts';
-export { bytesToHex, hexToBytes, type BytesInput } from './bytes.ts';
+export { bytesToHex, hexToBytes, equalBytes, type BytesInput } from './bytes.ts';
 export { domainHash, DOMAIN } from './hash.ts';
 export { computeViewTag } from './view-tag.ts';
 export { generateKeys, type GenerateKeysParameters, type RecipientKeys } from './keys.ts';
@@ -56,6 +56,17 @@ export {
   type StealthKeys,
 } from './stealth-keys.ts';
 export { evmAddressOf, suiAddressOf, toChecksumAddress } from './address.ts';
+export {
+  sealNote,
+  openNote,
+  encodeNote,
+  announcementMetadata,
+  NOTE_PLAINTEXT_BYTES,
+  SEALED_NOTE_BYTES,
+  ANNOUNCEMENT_METADATA_BYTES,
+  type PaymentNote,
+  type PaymentNoteInput,
+} from './note.ts';
 export {
   parseAnnouncement,
   type Announcement,

@@ -13,7 +13,7 @@
 import { packAnnouncements, type AnnouncementInput } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
-import { createScanner, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
+import { completeDiscovery, createScanner, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
@@ -314,7 +314,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
       const result = await part;
       if (result.type !== 'result') throw poolError(result);
       viewTagMatches += result.viewTagMatches;
-      for (const found of result.discoveries) discoveries.push({ ...found, announcement: announcements[found.index]! });
+      for (const { index, ...found } of result.discoveries) discoveries.push(completeDiscovery(found, announcements[index]!, index, checked.viewOnly));
     }
     const durationMs = performance.now() - started;
     return {

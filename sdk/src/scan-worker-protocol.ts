@@ -25,7 +25,8 @@ export type WorkerDiscovery = {
   stealthAddress: string;
   stealthSuiAddress: string;
   stealthSecretKey?: Uint8Array;
-  sharedSecret?: Uint8Array;
+  /** Always sent back: the pool opens the announcement's note with it (it stays on this device). */
+  sharedSecret: Uint8Array;
 };
 
 export type ScanWorkerResponse =

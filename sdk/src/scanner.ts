@@ -8,7 +8,8 @@
  * @module
  */
 import { toBytes, type BytesInput } from './bytes.ts';
-import { packAnnouncements, type AnnouncementInput } from './announcement.ts';
+import { announcedStealthAddressOf, packAnnouncements, sealedNoteOf, type AnnouncementInput } from './announcement.ts';
+import { openNote, type PaymentNote } from './note.ts';
 import { InvalidArgumentError } from './errors.ts';
 import {
   assertSpendingKeyPair,
@@ -58,6 +59,19 @@ export type Discovery<A = AnnouncementInput> = StealthAddress & {
   stealthSecretKey?: Uint8Array;
   /** `K` (32 bytes), present in view-only scans: the key holder derives `p` from it. */
   sharedSecret?: Uint8Array;
+  /**
+   * Whether the announcement carried a sealed note (PROTOCOL.md section 8) and whether it opened:
+   * `'unreadable'` when it failed authentication or is not a note. Notes are advisory: the
+   * payment is a discovery either way, and the chain's balances are the truth.
+   */
+  noteStatus: 'absent' | 'opened' | 'unreadable';
+  /** The opened note when `noteStatus` is `'opened'`, else null. */
+  note: PaymentNote | null;
+  /**
+   * True when the announcement names a stealth address (chain events) other than the one derived
+   * here: a buggy or hostile sender (PROTOCOL.md section 7). The funds sit at `stealthAddress`.
+   */
+  stealthAddressMismatch: boolean;
 };
 
 export type ScanStats = {
@@ -75,8 +89,32 @@ export type ScanStats = {
 
 export type ScanResult<A = AnnouncementInput> = { discoveries: Discovery<A>[]; stats: ScanStats };
 
-/** The keys of one discovery: addresses, plus `p` or (view-only) the shared secret. */
-export type FoundKeys = StealthAddress & { stealthSecretKey?: Uint8Array; sharedSecret?: Uint8Array };
+/**
+ * The keys of one discovery: addresses, `p` when the spending secret was given, and the shared
+ * secret (always: {@link completeDiscovery} opens the note with it and drops it unless view-only).
+ */
+export type FoundKeys = StealthAddress & { stealthSecretKey?: Uint8Array; sharedSecret: Uint8Array };
+
+/**
+ * A discovery from found keys and the announcement they came from: opens the announcement's
+ * sealed note with `K`, compares its announced stealth address with the derived one, and keeps
+ * `sharedSecret` only in view-only scans. Runs once per discovery, never on the scan's hot path.
+ */
+export function completeDiscovery<A extends AnnouncementInput>(keys: FoundKeys, announcement: A, index: number, viewOnly: boolean): Discovery<A> {
+  const { sharedSecret, ...rest } = keys;
+  const sealed = typeof announcement === 'object' && announcement !== null ? sealedNoteOf(announcement) : undefined;
+  const note = sealed === undefined || sealed === null ? null : openNote(sharedSecret, sealed);
+  const announced = typeof announcement === 'object' && announcement !== null ? announcedStealthAddressOf(announcement) : undefined;
+  return {
+    ...rest,
+    ...(viewOnly ? { sharedSecret } : {}),
+    announcement,
+    index,
+    noteStatus: sealed === undefined ? 'absent' : note === null ? 'unreadable' : 'opened',
+    note,
+    stealthAddressMismatch: announced !== undefined && announced.toLowerCase() !== keys.stealthAddress.toLowerCase(),
+  };
+}
 
 /** Discoveries by position in a packed batch (see `Scanner.scanPacked`). */
 export type PackedScanResult = { found: (FoundKeys & { position: number })[]; viewTagMatches: number };
@@ -172,9 +210,10 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
 
   function keysFor(candidate: Uint8Array): FoundKeys {
     const tweak = deriveStealthTweak(candidate);
+    const sharedSecret = candidate.slice();
     return b === undefined
-      ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), sharedSecret: candidate.slice() }
-      : deriveStealthKeysFor(b, B, tweak);
+      ? { ...stealthAddressOf(stealthPointFrom(B, tweak)), sharedSecret }
+      : { ...deriveStealthKeysFor(b, B, tweak), sharedSecret };
   }
 
   /**
@@ -218,7 +257,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
       malformed += end - start - count;
       viewTagMatches += scanPackedChunk(packed, announcedTags, count, (k, keys) => {
         const index = indices[k]!;
-        discoveries.push({ ...keys, announcement: announcements[index]!, index });
+        discoveries.push(completeDiscovery(keys, announcements[index]!, index, b === undefined));
       });
     }
     const durationMs = performance.now() - started;

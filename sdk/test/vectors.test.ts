@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { shake256 } from '@noble/hashes/sha3.js';
 import {
+  announcementMetadata,
+  openNote,
   bytesToHex,
   computeViewTag,
   createStealthPayment,
@@ -120,5 +122,32 @@ describe.each(suites)('%s', (_name, cases) => {
       expect(bytesToHex(meta.spendingPublicKey)).toBe(v.keys.spending_pk);
       expect(bytesToHex(meta.viewingPublicKey)).toBe(v.keys.viewing_pk);
     });
+  });
+});
+
+describe('sealed notes (PROTOCOL.md section 8) reproduce the shared vectors', () => {
+  type NoteCase = { input: { tx_hash: string; amount: string; chain_id: string }; metadata: string; empty_metadata: string };
+  const cases = (JSON.parse(readFileSync(new URL('./vectors.shared.json', import.meta.url), 'utf8')) as {
+    cases: (VectorCase & { note: NoteCase })[];
+  }).cases;
+
+  it('has a note in every case', () => {
+    expect(cases.length).toBeGreaterThan(0);
+    for (const c of cases) expect(c.note.metadata).toHaveLength(186);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('case %s: metadata and empty metadata byte for byte, and they open back', (_name, c) => {
+    const payment = { viewTag: c.payment.view_tag, sharedSecret: hexToBytes(c.payment.shared_secret) };
+    const note = { txHash: c.note.input.tx_hash, amount: BigInt(c.note.input.amount), chainId: BigInt(c.note.input.chain_id) };
+    expect(bytesToHex(announcementMetadata(payment, note))).toBe(c.note.metadata);
+    expect(bytesToHex(announcementMetadata(payment, {}))).toBe(c.note.empty_metadata);
+    const absentIfZero = (hex: string) => (/^0+$/.test(hex) ? null : `0x${hex}`);
+    const bigOrNull = (decimal: string) => (BigInt(decimal) === 0n ? null : BigInt(decimal));
+    expect(openNote(payment.sharedSecret, hexToBytes(c.note.metadata).subarray(1))).toEqual({
+      txHash: absentIfZero(c.note.input.tx_hash),
+      amount: bigOrNull(c.note.input.amount),
+      chainId: bigOrNull(c.note.input.chain_id),
+    });
+    expect(openNote(payment.sharedSecret, hexToBytes(c.note.empty_metadata).subarray(1))).toEqual({ txHash: null, amount: null, chainId: null });
   });
 });

@@ -9,16 +9,29 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_DIR } from '../helpers/server.ts';
 
-/** Entry point, its source, and the budget in gzipped bytes (measured figure + 10-20 % headroom when set). */
-const BUDGETS = [
-  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 60_000 },
-  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 44_000 },
+/**
+ * Entry point, its source, and the budget in gzipped bytes (measured figure + 10-20 % headroom when set).
+ * viem is a peer dependency of `@wraith-pq/sdk/evm` (an app using it already has viem for its
+ * wallet), so that entry is budgeted twice: its own code with viem left out (`external`), and
+ * with the viem functions it uses bundled in, what an app without viem would pay.
+ */
+const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; external?: string[] }[] = [
+  // Raised for sealed notes (PROTOCOL.md section 8: AES-256-GCM from @noble/ciphers, opened by the
+  // scanner): measured 61.5 kB and 46.0 kB, from 60 kB and 44 kB budgets before.
+  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 67_500 },
+  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 50_500 },
   { entry: '@wraith-pq/sdk/client', source: 'sdk/src/client/index.ts', gzipBudget: 15_000 },
   { entry: '@wraith-pq/sdk/keystore', source: 'sdk/src/keystore.ts', gzipBudget: 33_000 },
-] as const;
+  // Measured 11.6 kB (viem external) and 19.8 kB (viem's ABI/hex code included).
+  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 13_500, external: ['viem'] },
+  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 23_000 },
+];
+
+/** Entries that must not load the chain entry or viem (viem is an optional peer dependency). */
+const VIEM_FREE = ['sdk/src/index.ts', 'sdk/src/scan.ts', 'sdk/src/client/index.ts', 'sdk/src/keystore.ts', 'sdk/src/cid.ts', 'sdk/src/scan-worker.ts'];
 
 /** Sizes of the bundle, and the input files that contribute code to it. */
-async function measure(source: string): Promise<{ minified: number; gzipped: number; inputs: string[] }> {
+async function measure(source: string, external: string[] = []): Promise<{ minified: number; gzipped: number; inputs: string[] }> {
   const result = await build({
     // Re-export everything, so nothing is shaken off: the whole entry is measured.
     stdin: { contents: `export * from ${JSON.stringify(`./${source}`)};`, resolveDir: PROJECT_DIR, loader: 'ts' },
@@ -31,6 +44,7 @@ async function measure(source: string): Promise<{ minified: number; gzipped: num
     write: false,
     metafile: true,
     logLevel: 'silent',
+    external,
   });
   const code = result.outputFiles[0]!.contents;
   const contributing = Object.values(result.metafile.outputs).flatMap((output) =>
@@ -42,8 +56,8 @@ async function measure(source: string): Promise<{ minified: number; gzipped: num
 }
 
 describe('bundle sizes', () => {
-  it.each(BUDGETS)('$entry stays within its budget of $gzipBudget bytes minified + gzipped', async ({ entry, source, gzipBudget }) => {
-    const { minified, gzipped } = await measure(source);
+  it.each(BUDGETS)('$entry stays within its budget of $gzipBudget bytes minified + gzipped', async ({ entry, source, gzipBudget, external }) => {
+    const { minified, gzipped } = await measure(source, external);
     console.log(`size ${entry}: ${minified} B minified, ${gzipped} B minified+gzip (budget ${gzipBudget})`);
     expect(gzipped).toBeLessThanOrEqual(gzipBudget);
   });
@@ -51,6 +65,16 @@ describe('bundle sizes', () => {
   it('the scanner entry leaves out the HTTP client, the keystore and payment creation', async () => {
     const { inputs } = await measure('sdk/src/scan.ts');
     expect(inputs.filter((p) => /sdk\/src\/(client\/|keystore\.ts|payment\.ts|cid\.ts)/.test(p))).toEqual([]);
+  });
+
+  it.each(VIEM_FREE)('%s leaves out the chain entry and viem, so core users need not install viem', async (source) => {
+    const { inputs } = await measure(source);
+    expect(inputs.filter((p) => /sdk\/src\/evm\/|node_modules\/viem\//.test(p))).toEqual([]);
+  });
+
+  it('the chain entry leaves out the scanner, the ML-KEM code and the HTTP client', async () => {
+    const { inputs } = await measure('sdk/src/evm/index.ts', ['viem']);
+    expect(inputs.filter((p) => /sdk\/src\/(scanner|scan-kernel|k-pke|keystore|client\/(?!retry))|@noble\/post-quantum/.test(p))).toEqual([]);
   });
 
   it('the client entry leaves out the scanner and the ML-KEM code', async () => {

@@ -4,7 +4,8 @@
  * server code); every subpath of the exports map resolves; and the packed package works from
  * ESM, from CommonJS through `require` (Node >= 20.19 loads ES modules with require), and
  * for TypeScript consumers. The packed tarball is installed into a throwaway project whose
- * dependencies link to this checkout's node_modules (no network).
+ * dependencies link to this checkout's node_modules (no network); a second one lacks the optional
+ * peer dependency viem, which only the chain entry `/evm` needs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ const manifest = JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8'))
   engines: { node: string };
   exports: Record<string, string | { types: string; default: string }>;
   dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
 
 type PackResult = { filename: string; files: { path: string; size: number }[]; unpackedSize: number };
@@ -30,6 +32,21 @@ function npm(args: string[], cwd: string): string {
 const work = temporaryDirectory('wraith-pack-');
 let dryRun: PackResult;
 let consumer: string;
+/** A consumer without the optional peer dependency viem: the core entries must not need it. */
+let coreOnly: string;
+
+/** Unpack the tarball as `node_modules/<name>` of a new project `dir`, linking `dependencies` to this checkout's. */
+function install(dir: string, tarball: string, dependencies: string[]): void {
+  const installed = join(dir, 'node_modules', manifest.name);
+  mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  for (const dependency of dependencies) {
+    const target = join(dir, 'node_modules', dependency);
+    mkdirSync(join(target, '..'), { recursive: true });
+    symlinkSync(join(PROJECT_DIR, 'node_modules', dependency), target);
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+}
 
 beforeAll(() => {
   // prepack builds dist/ from the sources first, so the listing is of a fresh build.
@@ -37,21 +54,15 @@ beforeAll(() => {
   const packed = (JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work.path], SDK_DIR)) as PackResult[])[0]!;
 
   consumer = join(work.path, 'consumer');
-  const installed = join(consumer, 'node_modules', manifest.name);
-  mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', join(work.path, packed.filename), '-C', installed, '--strip-components=1']);
-  for (const dependency of Object.keys(manifest.dependencies)) {
-    const target = join(consumer, 'node_modules', dependency);
-    mkdirSync(join(target, '..'), { recursive: true });
-    symlinkSync(join(PROJECT_DIR, 'node_modules', dependency), target);
-  }
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  install(consumer, join(work.path, packed.filename), [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})]);
+  coreOnly = join(work.path, 'core-only');
+  install(coreOnly, join(work.path, packed.filename), Object.keys(manifest.dependencies));
 }, 180_000);
 afterAll(() => work.remove());
 
-function run(file: string, source: string): { stdout: string; stderr: string; status: number | null } {
-  writeFileSync(join(consumer, file), source);
-  const result = spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8' });
+function run(file: string, source: string, dir = consumer): { stdout: string; stderr: string; status: number | null } {
+  writeFileSync(join(dir, file), source);
+  const result = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8' });
   return { stdout: result.stdout, stderr: result.stderr, status: result.status };
 }
 
@@ -123,11 +134,48 @@ describe('the packed package', () => {
     for (const subpath of subpaths.filter((s) => s !== './scan-worker')) expect(counts[subpath], subpath).toBeGreaterThan(0);
   });
 
+  it('declares viem as an optional peer dependency of the chain entry only', () => {
+    expect(manifest.peerDependencies).toEqual({ viem: expect.stringMatching(/^\^2\./) });
+    expect((manifest as { peerDependenciesMeta?: unknown }).peerDependenciesMeta).toEqual({ viem: { optional: true } });
+    expect(Object.keys(manifest.dependencies)).not.toContain('viem');
+  });
+
+  it('the chain entry works with viem beside it, from ESM and CommonJS', () => {
+    const check = (sdk: string, evm: string) => `
+       const keys = ${sdk}.generateKeys();
+       const payment = ${sdk}.createStealthPayment(keys.metaAddress);
+       const call = ${evm}.announceParameters({ payment, note: { amount: 1n } });
+       console.log(JSON.stringify({ fn: call.functionName, to: call.address, scheme: String(call.args[0]), metadata: call.args[3].length, cursor: ${evm}.chainCursor(2n, 1) }));`;
+    const expected = { fn: 'announce', to: '0x55649E01B5Df198D18D95b5cc5051630cfD45564', scheme: '1000', metadata: 2 + 2 * 93, cursor: 2 * 2 ** 20 + 1 };
+    const esm = run('evm.mjs', `import * as sdk from '${manifest.name}'; import * as evm from '${manifest.name}/evm';${check('sdk', 'evm')}`);
+    expect(esm.stderr).toBe('');
+    expect(JSON.parse(esm.stdout)).toEqual(expected);
+    const cjs = run('evm.cjs', `const sdk = require('${manifest.name}'); const evm = require('${manifest.name}/evm');${check('sdk', 'evm')}`);
+    expect(cjs.stderr.replace(/.*ExperimentalWarning.*\n?|.*--trace-warnings.*\n?/g, '')).toBe('');
+    expect(JSON.parse(cjs.stdout)).toEqual(expected);
+  });
+
+  it('every entry but the chain entry loads without viem installed', () => {
+    const subpaths = Object.keys(manifest.exports).filter((s) => s !== './package.json');
+    const { stdout, stderr, status } = run(
+      'core.mjs',
+      `const out = {};
+       for (const s of ${JSON.stringify(subpaths)}) {
+         try { await import('${manifest.name}' + s.slice(1)); out[s] = 'ok'; } catch (e) { out[s] = e.code === 'ERR_MODULE_NOT_FOUND' && /'viem'/.test(e.message) ? 'needs viem' : String(e); }
+       }
+       console.log(JSON.stringify(out));`,
+      coreOnly,
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(Object.fromEntries(subpaths.map((s) => [s, s === './evm' ? 'needs viem' : 'ok'])));
+  });
+
   it('gives TypeScript consumers types, from ESM and from CommonJS (module nodenext)', () => {
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['ES2022', 'DOM'] } }));
     writeFileSync(
       join(consumer, 'esm.mts'),
-      `import { generateKeys, type RecipientKeys } from '${manifest.name}';
+      `import { createStealthPayment, generateKeys, type RecipientKeys } from '${manifest.name}';
        import { createClient, ApiError, type WraithClient } from '${manifest.name}/client';
        import { scanRegistry } from '${manifest.name}/scan';
        const keys: RecipientKeys = generateKeys();
@@ -135,7 +183,11 @@ describe('the packed package', () => {
        export const run = async () => { for await (const batch of scanRegistry(client.announcementPages, keys)) batch.cursor.toFixed(); };
        export const isApi = (e: unknown) => e instanceof ApiError && e.code === 'RATE_LIMITED';
        // @ts-expect-error the client returns typed JSON: no such field
-       export const wrong = async () => (await client.getRegistryStats()).totalAnnouncements;`,
+       export const wrong = async () => (await client.getRegistryStats()).totalAnnouncements;
+       import { announceParameters, chainAnnouncementPages, type ChainAnnouncement } from '${manifest.name}/evm';
+       export const call = announceParameters({ payment: createStealthPayment(keys.metaAddress) }).args;
+       export const pages = (provider: { request(args: { method: string; params?: unknown }): Promise<unknown> }) => scanRegistry(chainAnnouncementPages({ client: provider }), keys);
+       export const blockOf = (a: ChainAnnouncement): number => a.blockNumber;`,
     );
     writeFileSync(
       join(consumer, 'cjs.cts'),

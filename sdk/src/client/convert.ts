@@ -21,6 +21,10 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     txHash: json.tx_hash ?? null,
     amount: json.amount ?? null,
     chain: json.chain ?? null,
+    stealthAddress: json.stealth_address ?? null,
+    metadata: json.metadata == null ? null : hexToBytes(json.metadata, 'metadata'),
+    blockNumber: json.block_number ?? null,
+    logIndex: json.log_index ?? null,
   };
 }
 
@@ -65,6 +69,8 @@ export type AnnouncementForPaymentOptions = {
   chain?: string;
   /** 32 bytes. */
   channelId?: Uint8Array | string;
+  /** The payment's ERC-5564 metadata (`announcementMetadata`), so the recipient gets its sealed note. */
+  metadata?: Uint8Array;
 };
 
 /**
@@ -87,5 +93,6 @@ export function announcementForPayment(
     ...(options.amount === undefined ? {} : { amount: options.amount }),
     ...(options.chain === undefined ? {} : { chain: options.chain }),
     ...(options.channelId === undefined ? {} : { channel_id: options.channelId }),
+    ...(options.metadata === undefined ? {} : { metadata: bytesToHex(options.metadata) }),
   };
 }

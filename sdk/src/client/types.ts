@@ -71,7 +71,17 @@ export type AnnouncementJson = {
   tx_hash: string | null;
   amount: string | null;
   chain: string | null;
+  /** Chain events: the one-time address the announcement named (EIP-55). Absent on older servers. */
+  stealth_address?: string | null;
+  /** Hex of the 92-byte sealed note (PROTOCOL.md section 8), or null. */
+  metadata?: string | null;
+  /** Chain events: block and log index; null for HTTP publishes. */
+  block_number?: number | null;
+  log_index?: number | null;
 };
+
+/** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
+export type OpenedNoteJson = { tx_hash: string | null; amount: string | null; chain_id: string | null };
 
 // --- stealth ------------------------------------------------------------------------------
 
@@ -80,6 +90,8 @@ export type CreateStealthPaymentParameters = {
   meta_address: HexInput;
   /** Accepted by the API for compatibility and ignored. */
   channel_id?: string | null;
+  /** A note sealed for the recipient into the returned `metadata` (PROTOCOL.md section 8). */
+  note?: { tx_hash?: HexInput | null; amount?: string | number | null; chain_id?: string | number | null } | null;
 };
 
 export type CreateStealthPaymentReturnType = {
@@ -93,6 +105,8 @@ export type CreateStealthPaymentReturnType = {
   view_tag: number;
   /** The announcement to publish (id 0: nothing is published by this call). */
   announcement: AnnouncementJson;
+  /** ERC-5564 metadata to announce on chain: view tag + sealed note (93 bytes, hex). */
+  metadata: string;
 };
 
 export type ScanParameters = {
@@ -125,6 +139,14 @@ export type DiscoveryJson = {
   eth_private_key?: string | undefined;
   /** View-only scans: the shared secret `K` (32 bytes). */
   shared_secret?: string | undefined;
+  /** The stealth address the announcement named (chain events), or null. */
+  stealth_address_announced?: string | null;
+  /** True when the announced stealth address differs from the derived one. */
+  stealth_address_mismatch?: boolean;
+  note_status?: 'absent' | 'opened' | 'unreadable';
+  note?: OpenedNoteJson | null;
+  block_number?: number | null;
+  log_index?: number | null;
 };
 
 export type ScanStatsJson = {
@@ -149,6 +171,8 @@ export type PublishAnnouncementParameters = {
   channel_id?: HexInput | null;
   amount?: string | null;
   chain?: string | null;
+  /** The ERC-5564 metadata (93 bytes: view tag + sealed note) or the 92-byte sealed note. */
+  metadata?: HexInput | null;
 };
 
 export type PublishAnnouncementReturnType = { id: number; success: true };

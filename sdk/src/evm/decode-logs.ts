@@ -1,0 +1,167 @@
+/**
+ * Decoding `Announcement` logs into announcements of this wire format (PROTOCOL.md section 7).
+ *
+ * The Announcer accepts anything, so a log is only an announcement of this format when it comes
+ * from the configured Announcer, carries the configured scheme id, decodes as
+ * `(bytes ephemeralPubKey, bytes metadata)`, its `ephemeralPubKey` is exactly 1088 bytes and not
+ * all zero, and its `metadata` is 1 byte (view tag) or 93 bytes (view tag + 92-byte sealed note).
+ * Everything else is skipped and counted by reason, never thrown: one hostile event must not
+ * stop a scan or an indexer.
+ * @module
+ */
+import { decodeEventLog, getAddress, hexToBytes, type Address, type Hex } from 'viem';
+import type { RegistryAnnouncement } from '../announcement-binary.ts';
+import { isAllZero } from '../bytes.ts';
+import { SEALED_NOTE_BYTES } from '../note.ts';
+import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
+import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, announcerAbi, parseAddress, parseSchemeId, WRAITH_SCHEME_ID } from './announcer.ts';
+import { chainCursor, isCursorPosition } from './cursor.ts';
+
+/** A JSON-RPC quantity: hex text as `eth_getLogs` returns it, or a number / bigint as viem's `Log` has it. */
+export type RpcQuantity = string | number | bigint;
+
+/** A log as `eth_getLogs` returns it (hex quantities) or as viem returns it (`Log`, numbers as bigint/number). */
+export type RpcLogLike = {
+  address: string;
+  topics: readonly (string | null)[];
+  data: string;
+  blockNumber: RpcQuantity | null;
+  logIndex: RpcQuantity | null;
+  transactionHash: string | null;
+  blockHash: string | null;
+  /** Some nodes (anvil, reth, geth >= 1.14.x with the option) add the block's timestamp to each log. */
+  blockTimestamp?: RpcQuantity | null;
+  /** True for a log a reorg took back (filters report those); it is skipped. */
+  removed?: boolean;
+};
+
+/** A decoded on-chain announcement, registry-shaped (byte form). `id` is `chainCursor(blockNumber, logIndex)`. */
+export type ChainAnnouncement = RegistryAnnouncement & {
+  txHash: string;
+  blockNumber: number;
+  logIndex: number;
+  blockHash: Hex;
+  /** The announced one-time address (EIP-55); the scanner compares it with the one it derives. */
+  stealthAddress: string;
+  /** The 92-byte sealed note (PROTOCOL.md section 8), or null when the metadata is the view tag alone. */
+  metadata: Uint8Array | null;
+  /** Who called `announce` (EIP-55): the sender's account or contract. */
+  caller: string;
+  /** Block timestamp (Unix seconds) when the log carried one (`blockTimestamp`), else 0 until filled in. */
+  timestamp: number;
+};
+
+/**
+ * Why a log was not an announcement of this format: another scheme id, another contract, a
+ * ciphertext that is not 1088 bytes (or is all zero), metadata neither 1 nor 93 bytes, or a
+ * log that does not decode as an `Announcement` at all (wrong topics or data, pending, removed).
+ */
+export type DecodeSkipReason = 'scheme' | 'ephemeral-key-length' | 'metadata-length' | 'undecodable' | 'announcer';
+
+export type DecodeAnnouncementLogsOptions = {
+  /** Scheme id to accept (default {@link WRAITH_SCHEME_ID}). */
+  schemeId?: bigint;
+  /** Announcer to accept logs from (default {@link ANNOUNCER_ADDRESS}). */
+  announcer?: Address;
+  /** The `chain` label the announcements carry (e.g. `ethereum`); default null. */
+  chain?: string | null;
+};
+
+export type DecodeAnnouncementLogsReturnType = {
+  /** The valid announcements, in (blockNumber, logIndex) order. */
+  announcements: ChainAnnouncement[];
+  /** Logs skipped. */
+  skipped: number;
+  skippedBy: Record<DecodeSkipReason, number>;
+};
+
+/** Metadata of an announcement without a note: the view tag alone. */
+const VIEW_TAG_ONLY_BYTES = 1;
+
+/** A fresh tally with every reason at 0. */
+export function emptySkipCounts(): Record<DecodeSkipReason, number> {
+  return { scheme: 0, 'ephemeral-key-length': 0, 'metadata-length': 0, undecodable: 0, announcer: 0 };
+}
+
+/**
+ * Decode `Announcement` logs. Never throws on a bad log: it is skipped and counted in
+ * `skippedBy`. Timestamps come from the logs' `blockTimestamp` when the node sends it, else 0
+ * (`fetchAnnouncements` fills them in).
+ *
+ * @example
+ * import { createPublicClient, http } from 'viem';
+ * import { mainnet } from 'viem/chains';
+ * import { ANNOUNCER_ADDRESS, ANNOUNCEMENT_EVENT_TOPIC, decodeAnnouncementLogs } from '@wraith-pq/sdk/evm';
+ *
+ * const client = createPublicClient({ chain: mainnet, transport: http() });
+ * const logs = await client.request({
+ *   method: 'eth_getLogs',
+ *   params: [{ address: ANNOUNCER_ADDRESS, topics: [ANNOUNCEMENT_EVENT_TOPIC], fromBlock: '0x1312d00', toBlock: '0x1312d63' }],
+ * });
+ * const { announcements, skippedBy } = decodeAnnouncementLogs(logs, { chain: 'ethereum' });
+ */
+export function decodeAnnouncementLogs(logs: readonly RpcLogLike[], options: DecodeAnnouncementLogsOptions = {}): DecodeAnnouncementLogsReturnType {
+  const schemeId = parseSchemeId(options.schemeId ?? WRAITH_SCHEME_ID);
+  const announcer = parseAddress(options.announcer ?? ANNOUNCER_ADDRESS, 'announcer').toLowerCase();
+  const chain = options.chain ?? null;
+  const skippedBy = emptySkipCounts();
+  const announcements: ChainAnnouncement[] = [];
+  for (const log of logs) {
+    const result = decodeLog(log, schemeId, announcer, chain);
+    if (typeof result === 'string') skippedBy[result]++;
+    else announcements.push(result);
+  }
+  announcements.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  return { announcements, skipped: logs.length - announcements.length, skippedBy };
+}
+
+function decodeLog(log: RpcLogLike, schemeId: bigint, announcer: string, chain: string | null): ChainAnnouncement | DecodeSkipReason {
+  if (typeof log !== 'object' || log === null || !Array.isArray(log.topics) || typeof log.data !== 'string' || log.removed === true) return 'undecodable';
+  if (typeof log.topics[0] !== 'string' || log.topics[0].toLowerCase() !== ANNOUNCEMENT_EVENT_TOPIC) return 'undecodable';
+  if (typeof log.address !== 'string' || log.address.toLowerCase() !== announcer) return 'announcer';
+  let args: { schemeId: bigint; stealthAddress: Address; caller: Address; ephemeralPubKey: Hex; metadata: Hex };
+  try {
+    ({ args } = decodeEventLog({ abi: announcerAbi, eventName: 'Announcement', topics: log.topics as [Hex, ...Hex[]], data: log.data as Hex, strict: true }));
+  } catch {
+    return 'undecodable';
+  }
+  if (args.schemeId !== schemeId) return 'scheme';
+  const blockNumber = quantity(log.blockNumber);
+  const logIndex = quantity(log.logIndex);
+  if (blockNumber === undefined || logIndex === undefined || !isCursorPosition(blockNumber, logIndex)) return 'undecodable';
+  if (!isHash(log.transactionHash) || !isHash(log.blockHash)) return 'undecodable';
+  const ephemeralKey = hexToBytes(args.ephemeralPubKey);
+  if (ephemeralKey.length !== CIPHERTEXT_BYTES || isAllZero(ephemeralKey)) return 'ephemeral-key-length';
+  const metadata = hexToBytes(args.metadata);
+  if (metadata.length !== VIEW_TAG_ONLY_BYTES && metadata.length !== VIEW_TAG_ONLY_BYTES + SEALED_NOTE_BYTES) return 'metadata-length';
+  return {
+    id: chainCursor(blockNumber, logIndex),
+    ephemeralKey,
+    viewTag: metadata[0]!,
+    timestamp: quantity(log.blockTimestamp) ?? 0,
+    channelId: null,
+    txHash: log.transactionHash.toLowerCase(),
+    amount: null,
+    chain,
+    stealthAddress: getAddress(args.stealthAddress),
+    metadata: metadata.length === VIEW_TAG_ONLY_BYTES ? null : metadata.slice(VIEW_TAG_ONLY_BYTES),
+    blockNumber,
+    logIndex,
+    blockHash: log.blockHash.toLowerCase() as Hex,
+    caller: getAddress(args.caller),
+  };
+}
+
+/** A JSON-RPC quantity as a safe integer; undefined when absent or not one. */
+export function quantity(value: RpcQuantity | null | undefined): number | undefined {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'bigint') n = Number(value);
+  else if (typeof value === 'string' && /^0x[0-9a-f]{1,14}$/i.test(value)) n = Number.parseInt(value.slice(2), 16);
+  else return undefined;
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+function isHash(value: unknown): value is string {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value);
+}

@@ -1,0 +1,36 @@
+/**
+ * Wraith on an EVM chain: announcements through the ERC-5564 Announcer (PROTOCOL.md section 7).
+ *
+ * A sender announces a payment with {@link announceParameters} (viem `writeContract`); a
+ * recipient scans the chain with {@link chainAnnouncementPages} and `scanRegistry`, from any
+ * RPC provider or browser wallet, no server needed. {@link fetchAnnouncements} reads a block
+ * range robustly (ranges split when refused, transient faults retried, no block skipped);
+ * {@link decodeAnnouncementLogs} validates logs and counts the bad ones.
+ *
+ * Import it as `@wraith-pq/sdk/evm`. viem (>= 2.57) is a peer dependency of this entry only:
+ * the core `@wraith-pq/sdk` never loads it.
+ * @module
+ */
+export {
+  ANNOUNCER_ADDRESS,
+  WRAITH_SCHEME_ID,
+  ANNOUNCEMENT_EVENT_TOPIC,
+  announcerAbi,
+  announceParameters,
+  type AnnounceParameters,
+  type AnnounceParametersReturnType,
+} from './announcer.ts';
+export {
+  decodeAnnouncementLogs,
+  type ChainAnnouncement,
+  type DecodeAnnouncementLogsOptions,
+  type DecodeAnnouncementLogsReturnType,
+  type DecodeSkipReason,
+  type RpcLogLike,
+  type RpcQuantity,
+} from './decode-logs.ts';
+export { fetchAnnouncements, DEFAULT_MAX_BLOCK_RANGE, type FetchAnnouncementsParameters, type FetchAnnouncementsReturnType } from './fetch-announcements.ts';
+export { chainAnnouncementPages, type ChainAnnouncementPagesParameters } from './chain-pages.ts';
+export { chainCursor, cursorPosition } from './cursor.ts';
+export { ChainRpcError, type ChainRpcFailure } from './errors.ts';
+export { classifyRpcFault, type ChainRpcClient, type ChainRetryOptions, type ChainRetryEvent, type RpcFault } from './rpc-request.ts';
