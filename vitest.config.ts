@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     alias: {
+      // The more specific entry first: an alias also matches its own subpaths.
+      '@wraith-pq/sdk/evm': fileURLToPath(new URL('./sdk/src/evm/index.ts', import.meta.url)),
       '@wraith-pq/sdk': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)),
     },
   },

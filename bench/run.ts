@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
 import { benchApi } from './api.ts';
 import { benchBrowser } from './browser.ts';
+import { benchIndexer } from './indexer.ts';
 import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
 import { benchSdk } from './sdk.ts';
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   pool: benchPool,
   browser: benchBrowser,
   load: benchLoad,
+  indexer: benchIndexer,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);

@@ -65,7 +65,40 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** Private channels (`YELLOW_*`, lib/channels/config.ts). */
   yellow: YellowConfig;
+  /** The chain of payments and ERC-5564 announcements (PROTOCOL.md section 7); undefined: no chain features. */
+  chain: ChainConfig | undefined;
+  /** `REGISTRY_PUBLISH`: how HTTP publishes are treated (API.md "Configuration"). */
+  registryPublish: RegistryPublishMode;
 };
+
+/** `open`: the interface's HTTP publish; `verified`: only with an on-chain proof; `closed`: chain only. */
+export type RegistryPublishMode = 'open' | 'verified' | 'closed';
+
+/** `CHAIN_RPC_URL` and the indexer's settings (lib/chain/indexer.ts). */
+export type ChainConfig = {
+  rpcUrl: string;
+  /** The `chain` value of indexed rows. */
+  name: string;
+  /** The Announcer contract, lowercase `0x` address. */
+  announcer: `0x${string}`;
+  schemeId: bigint;
+  startBlock: number;
+  /** Blocks the indexer stays behind the head. */
+  confirmations: number;
+  /** Pause between polls when the indexer has caught up, ms. */
+  pollMs: number;
+  /** Largest eth_getLogs range the indexer asks for (it shrinks on refusal). */
+  maxBlockRange: number;
+  /** How long an instance's indexer lease lasts without renewal (another instance takes over after it), ms. */
+  leaseMs: number;
+};
+
+/**
+ * Default `INDEXER_CONFIRMATIONS`: 12 blocks (about 2.4 minutes on Ethereum mainnet). Deeper
+ * reorganisations are still undone (lib/chain/indexer.ts), but announcements appear later; set 0
+ * against a local dev chain.
+ */
+export const DEFAULT_CONFIRMATIONS = 12;
 
 /** Raised when the environment does not validate; the message lists every problem. */
 export class ConfigError extends Error {
@@ -232,6 +265,39 @@ const environmentSchema = z.object({
   ),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
   ...yellowEnvironment,
+  CHAIN_RPC_URL: httpUrl(),
+  CHAIN_NAME: z.preprocess(
+    unsetIfBlank,
+    z.string().trim().max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_.:-]+$/, 'must be letters, digits, _ . : -').default('ethereum'),
+  ),
+  ANNOUNCER_ADDRESS: z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte contract address')
+      .default('0x55649E01B5Df198D18D95b5cc5051630cfD45564')
+      .transform((value) => value.toLowerCase() as `0x${string}`),
+  ),
+  ANNOUNCER_SCHEME_ID: z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,78}$/, 'must be a whole number (a uint256)')
+      .default('1000')
+      .transform((value) => BigInt(value))
+      .refine((value) => value < 2n ** 256n, 'must fit in a uint256'),
+  ),
+  INDEXER_START_BLOCK: integer(0, Number.MAX_SAFE_INTEGER, 0),
+  INDEXER_CONFIRMATIONS: integer(0, 10_000, DEFAULT_CONFIRMATIONS),
+  INDEXER_POLL_MS: integer(50, 3_600_000, 4_000),
+  INDEXER_MAX_BLOCK_RANGE: integer(1, 1_000_000, 5_000),
+  INDEXER_LEASE_MS: integer(1_000, 3_600_000, 15_000),
+  REGISTRY_PUBLISH: z.preprocess(
+    (value) => (typeof unsetIfBlank(value) === 'string' ? String(value).trim().toLowerCase() : undefined),
+    z.enum(['open', 'verified', 'closed'], 'must be open, verified or closed').default('open'),
+  ),
 });
 
 /** Every variable the server reads (documented in .env.example; a test keeps the two in step). */
@@ -258,6 +324,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if ((e.PINNING_GATEWAY_URL === undefined) !== (e.PINNING_GATEWAY_TOKEN === undefined)) {
     problems.push('PINNING_GATEWAY_URL and PINNING_GATEWAY_TOKEN: set both or neither');
+  }
+  if (e.REGISTRY_PUBLISH !== 'open' && e.CHAIN_RPC_URL === undefined) {
+    problems.push(`REGISTRY_PUBLISH: ${e.REGISTRY_PUBLISH} needs CHAIN_RPC_URL (the chain that proves or feeds announcements)`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -293,5 +362,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     yellow: yellowConfigFrom(e),
+    chain:
+      e.CHAIN_RPC_URL === undefined
+        ? undefined
+        : {
+            rpcUrl: e.CHAIN_RPC_URL,
+            name: e.CHAIN_NAME,
+            announcer: e.ANNOUNCER_ADDRESS,
+            schemeId: e.ANNOUNCER_SCHEME_ID,
+            startBlock: e.INDEXER_START_BLOCK,
+            confirmations: e.INDEXER_CONFIRMATIONS,
+            pollMs: e.INDEXER_POLL_MS,
+            maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE,
+            leaseMs: e.INDEXER_LEASE_MS,
+          },
+    registryPublish: e.REGISTRY_PUBLISH,
   };
 }

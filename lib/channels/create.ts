@@ -3,7 +3,8 @@
  *
  * A stealth payment to the recipient's meta-address (PROTOCOL.md section 4) gives the channel's
  * one-time address; its announcement is published at once, carrying the channel id,
- * `chain: "yellow"`, the amount and `tx_hash: "channel:<channel id>"`. The registry's unique
+ * `chain: "yellow"`, the amount, a sealed note of the amount in base units and the channel
+ * contracts' chain id (PROTOCOL.md section 8) and `tx_hash: "channel:<channel id>"`. The registry's unique
  * tx_hash therefore announces each channel once: a repeated id is 409 DUPLICATE_ANNOUNCEMENT.
  *
  * Order: the request is checked (token, amount) before a name is resolved, so a bad request
@@ -11,7 +12,7 @@
  * announced, so two creates racing on one id cannot both announce, and the record is removed
  * again if the announcement fails, so the table never holds a channel nobody can discover.
  */
-import { bytesToHex, createStealthPayment } from '@wraith-pq/sdk';
+import { bytesToHex, createStealthPayment, sealNote } from '@wraith-pq/sdk';
 import { HttpError } from '../http/errors.ts';
 import type { RegistryStore } from '../registry/store.ts';
 import type { CreateChannelRequest, CreateChannelResponse } from '../schemas/channels.ts';
@@ -65,6 +66,9 @@ export async function createChannel(request: CreateChannelRequest, { registry, c
       channelId,
       amount,
       chain: CHANNEL_CHAIN,
+      // The amount and chain sealed for the recipient too (PROTOCOL.md section 8): the plaintext
+      // amount stays for the interface, the note is what the recipient can trust came with the key.
+      metadata: sealNote(payment.sharedSecret, { amount: units, chainId: config.chainId }),
     });
   } catch (error) {
     await channels.remove(channelId).catch(() => undefined); // best effort; the publish error is what the client needs

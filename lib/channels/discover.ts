@@ -73,5 +73,7 @@ function channelJson(
     announcement_id: discovery.announcement_id,
     amount: discovery.amount,
     token,
+    note_status: discovery.note_status,
+    note: discovery.note,
   };
 }

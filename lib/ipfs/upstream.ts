@@ -10,7 +10,7 @@
 import { HttpError } from '../http/errors.ts';
 
 /** Services this server calls. */
-export type UpstreamService = 'pinning service' | 'IPFS gateway' | 'Ethereum RPC' | 'Sui RPC';
+export type UpstreamService = 'pinning service' | 'IPFS gateway' | 'Ethereum RPC' | 'Sui RPC' | 'chain RPC';
 
 /** What the log line gets instead of the raw upstream error. */
 export class UpstreamFault extends Error {

@@ -6,10 +6,11 @@
  * PROTOCOL.md section 6): ids from 1 in publication order, server timestamps, a unique
  * normalised tx_hash and lists ordered by id.
  *
- * Layout: rows in id order (`rows[i].id === i + 1`, there are no deletions), a map from
- * normalised tx_hash for the uniqueness check, and one id-ordered row list per view tag so
- * a view-tag selection never walks the whole registry. `publish` checks and inserts without
- * awaiting in between, so concurrent publishes of one tx_hash store exactly one.
+ * Layout: rows in id order (ids keep growing; rows of chain events a reorganisation removed
+ * leave gaps), a map from normalised tx_hash to its rows for the uniqueness rules, and one
+ * id-ordered row list per view tag so a view-tag selection never walks the whole registry. Every
+ * method checks and writes without awaiting in between, so concurrent calls cannot interleave:
+ * concurrent publishes of one tx_hash store exactly one, and the indexer's commits are atomic.
  *
  * Bytes are copied on the way in and on the way out: a caller mutating a returned
  * `Uint8Array` cannot change what the registry holds, as with a database.
@@ -17,8 +18,15 @@
 import { resolvePage, resolveSelection, type Page } from './list-query.ts';
 import {
   DuplicateAnnouncementError,
+  IndexerLeaseLostError,
+  MAX_CHECKPOINTS,
   StoreUnavailableError,
   normalizeTxHash,
+  type ChainEvent,
+  type CommitResult,
+  type IndexedRange,
+  type IndexerCheckpoint,
+  type IndexerState,
   type AnnouncementFilter,
   type ListOptions,
   type NewAnnouncement,
@@ -33,37 +41,132 @@ export function createMemoryStore(): RegistryStore {
   return new MemoryStore();
 }
 
+type IndexerRecord = { owner: string | null; leaseExpiresAt: number; nextBlock: number | null; checkpoints: IndexerCheckpoint[] };
+
 class MemoryStore implements RegistryStore {
   readonly kind = 'memory' as const;
+  /** Every row, in id order. */
   readonly #rows: StoredAnnouncement[] = [];
-  readonly #idByTxHash = new Map<string, number>();
+  #lastId = 0;
+  /** Rows per normalised tx_hash (HTTP and chain), for the publish rule. */
+  readonly #rowsByTxHash = new Map<string, StoredAnnouncement[]>();
   readonly #rowsByViewTag = new Map<number, StoredAnnouncement[]>();
   /** Rows with a channel id, in id order: the `withChannelId` selection of everything. */
   readonly #channelRows: StoredAnnouncement[] = [];
+  /** Ids of rows that came from the chain (indexer or verified publish), not from an HTTP publish. */
+  readonly #fromChain = new Set<number>();
+  readonly #indexers = new Map<string, IndexerRecord>();
   #closed = false;
 
   async publish(announcement: NewAnnouncement): Promise<StoredAnnouncement> {
     this.#checkOpen();
     const txHash = announcement.txHash.trim();
-    const key = normalizeTxHash(txHash);
-    if (this.#idByTxHash.has(key)) throw new DuplicateAnnouncementError();
-    const row: StoredAnnouncement = {
-      id: this.#rows.length + 1,
-      ephemeralKey: announcement.ephemeralKey.slice(),
-      viewTag: announcement.viewTag,
-      timestamp: Math.floor(Date.now() / 1000), // set by the server (PROTOCOL.md section 6)
-      channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
-      txHash,
-      amount: announcement.amount,
-      chain: announcement.chain,
-    };
-    this.#rows.push(row);
-    this.#idByTxHash.set(key, row.id);
-    const tagRows = this.#rowsByViewTag.get(row.viewTag);
-    if (tagRows === undefined) this.#rowsByViewTag.set(row.viewTag, [row]);
-    else tagRows.push(row);
-    if (row.channelId !== null) this.#channelRows.push(row);
-    return copyRow(row);
+    if (this.#rowsByTxHash.has(normalizeTxHash(txHash))) throw new DuplicateAnnouncementError();
+    return copyRow(
+      this.#insert({
+        ephemeralKey: announcement.ephemeralKey.slice(),
+        viewTag: announcement.viewTag,
+        timestamp: Math.floor(Date.now() / 1000), // set by the server (PROTOCOL.md section 6)
+        channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
+        txHash,
+        amount: announcement.amount,
+        chain: announcement.chain,
+        stealthAddress: null,
+        metadata: announcement.metadata == null ? null : announcement.metadata.slice(),
+        blockNumber: null,
+        logIndex: null,
+      }, false),
+    );
+  }
+
+  async publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement> {
+    this.#checkOpen();
+    const existing = this.#rowsByTxHash.get(normalizeTxHash(event.txHash)) ?? [];
+    if (existing.some((row) => row.logIndex === null || row.logIndex === event.logIndex)) throw new DuplicateAnnouncementError();
+    return copyRow(this.#insert({ ...chainRow(event), amount: event.amount, channelId: event.channelId === null ? null : event.channelId.slice() }, true));
+  }
+
+  async acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null> {
+    this.#checkOpen();
+    const now = Date.now();
+    let record = this.#indexers.get(key);
+    if (record === undefined) {
+      record = { owner: null, leaseExpiresAt: 0, nextBlock: null, checkpoints: [] };
+      this.#indexers.set(key, record);
+    }
+    if (record.owner !== owner && record.owner !== null && record.leaseExpiresAt > now) return null;
+    record.owner = owner;
+    record.leaseExpiresAt = now + leaseMs;
+    return { nextBlock: record.nextBlock, checkpoints: record.checkpoints.map((c) => ({ ...c })) };
+  }
+
+  async releaseIndexerLease(key: string, owner: string): Promise<void> {
+    this.#checkOpen();
+    const record = this.#indexers.get(key);
+    if (record?.owner === owner) {
+      record.owner = null;
+      record.leaseExpiresAt = 0;
+    }
+  }
+
+  async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
+    this.#checkOpen();
+    const record = this.#leased(key, owner);
+    const wanted = new Set(range.events.map((e) => chainKey(e.txHash, e.logIndex)));
+    // Chain rows stored ahead of the indexer (verified publishes) whose event the chain no longer has.
+    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
+      if (!wanted.has(chainKey(row.txHash, row.logIndex!))) this.#remove(row);
+    }
+    const result: CommitResult = { inserted: 0, completed: 0, existing: 0 };
+    for (const event of range.events) {
+      const sameTx = this.#rowsByTxHash.get(normalizeTxHash(event.txHash)) ?? [];
+      if (sameTx.some((row) => row.logIndex === event.logIndex)) {
+        result.existing++;
+        continue;
+      }
+      const published = sameTx.find((row) => row.logIndex === null && equalBytes(row.ephemeralKey, event.ephemeralKey));
+      if (published !== undefined) {
+        Object.assign(published, {
+          blockNumber: event.blockNumber,
+          logIndex: event.logIndex,
+          stealthAddress: event.stealthAddress,
+          metadata: published.metadata ?? (event.metadata === null ? null : event.metadata.slice()),
+        });
+        result.completed++;
+        continue;
+      }
+      this.#insert(chainRow(event), true);
+      result.inserted++;
+    }
+    record.nextBlock = range.toBlock + 1;
+    record.checkpoints = [...record.checkpoints.filter((c) => c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }].slice(-MAX_CHECKPOINTS);
+    return result;
+  }
+
+  async rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }> {
+    this.#checkOpen();
+    const record = this.#leased(key, owner);
+    const indexedUpTo = record.nextBlock === null ? -1 : record.nextBlock - 1;
+    let removed = 0;
+    for (const row of this.#rows.filter((r) => r.blockNumber !== null && r.blockNumber > toBlock && r.blockNumber <= indexedUpTo)) {
+      if (this.#fromChain.has(row.id)) {
+        this.#remove(row);
+        removed++;
+      } else {
+        Object.assign(row, { blockNumber: null, logIndex: null, stealthAddress: null });
+      }
+    }
+    record.checkpoints = record.checkpoints.filter((c) => c.blockNumber <= toBlock);
+    record.nextBlock = toBlock + 1;
+    return { removed };
+  }
+
+  async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
+    this.#checkOpen();
+    const record = this.#indexers.get(key);
+    if (record === undefined) return { nextBlock: null, owner: null, leaseExpiresAt: null };
+    const live = record.owner !== null && record.leaseExpiresAt > Date.now();
+    return { nextBlock: record.nextBlock, owner: live ? record.owner : null, leaseExpiresAt: live ? record.leaseExpiresAt : null };
   }
 
   async list(
@@ -79,8 +182,8 @@ class MemoryStore implements RegistryStore {
         lists = selection.tags.map((tag) => this.#rowsByViewTag.get(tag) ?? []);
         break;
       case 'timeRange':
-        // Timestamps follow the wall clock, which may step back, so they are not
-        // guaranteed to be sorted by id: filter rather than binary-search.
+        // Timestamps follow the wall clock (or block times), which may step back, so they are
+        // not guaranteed to be sorted by id: filter rather than binary-search.
         lists = [this.#rows.filter((row) => row.timestamp >= selection.from && row.timestamp <= selection.to)];
         break;
       case 'all':
@@ -99,6 +202,7 @@ class MemoryStore implements RegistryStore {
   async stats(): Promise<RegistryStats> {
     this.#checkOpen();
     const viewTagDistribution = [...this.#rowsByViewTag]
+      .filter(([, rows]) => rows.length > 0)
       .map(([tag, rows]) => ({ tag, count: rows.length }))
       .sort((a, b) => a.tag - b.tag);
     return { totalAnnouncements: this.#rows.length, viewTagDistribution };
@@ -120,6 +224,71 @@ class MemoryStore implements RegistryStore {
   #checkOpen(): void {
     if (this.#closed) throw new StoreUnavailableError('The memory registry is closed.');
   }
+
+  /** The indexer record of `key` when `owner` holds its unexpired lease. */
+  #leased(key: string, owner: string): IndexerRecord {
+    const record = this.#indexers.get(key);
+    if (record === undefined || record.owner !== owner || record.leaseExpiresAt <= Date.now()) throw new IndexerLeaseLostError();
+    return record;
+  }
+
+  /** Store a row with the next id; `fromChain` marks rows the chain proves (removed again by a reorganisation). */
+  #insert(fields: Omit<StoredAnnouncement, 'id'>, fromChain: boolean): StoredAnnouncement {
+    const row: StoredAnnouncement = { id: ++this.#lastId, ...fields };
+    this.#rows.push(row);
+    listFor(this.#rowsByTxHash, normalizeTxHash(row.txHash)).push(row);
+    listFor(this.#rowsByViewTag, row.viewTag).push(row);
+    if (row.channelId !== null) this.#channelRows.push(row);
+    if (fromChain) this.#fromChain.add(row.id);
+    return row;
+  }
+
+  #remove(row: StoredAnnouncement): void {
+    removeById(this.#rows, row.id);
+    removeById(this.#rowsByViewTag.get(row.viewTag) ?? [], row.id);
+    if (row.channelId !== null) removeById(this.#channelRows, row.id);
+    const key = normalizeTxHash(row.txHash);
+    const sameTx = (this.#rowsByTxHash.get(key) ?? []).filter((r) => r.id !== row.id);
+    if (sameTx.length === 0) this.#rowsByTxHash.delete(key);
+    else this.#rowsByTxHash.set(key, sameTx);
+    this.#fromChain.delete(row.id);
+  }
+}
+
+function listFor<K>(map: Map<K, StoredAnnouncement[]>, key: K): StoredAnnouncement[] {
+  let list = map.get(key);
+  if (list === undefined) map.set(key, (list = []));
+  return list;
+}
+
+/** Remove the row with `id` from an id-ordered list. */
+function removeById(rows: StoredAnnouncement[], id: number): void {
+  const at = firstIndexAfter(rows, id - 1);
+  if (rows[at]?.id === id) rows.splice(at, 1);
+}
+
+function chainKey(txHash: string, logIndex: number): string {
+  return `${normalizeTxHash(txHash)}:${logIndex}`;
+}
+
+function chainRow(event: ChainEvent): Omit<StoredAnnouncement, 'id'> {
+  return {
+    ephemeralKey: event.ephemeralKey.slice(),
+    viewTag: event.viewTag,
+    timestamp: event.timestamp,
+    channelId: null,
+    txHash: event.txHash.trim(),
+    amount: null,
+    chain: event.chain,
+    stealthAddress: event.stealthAddress,
+    metadata: event.metadata === null ? null : event.metadata.slice(),
+    blockNumber: event.blockNumber,
+    logIndex: event.logIndex,
+  };
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 /**
@@ -174,5 +343,6 @@ function copyRow(row: StoredAnnouncement): StoredAnnouncement {
     ...row,
     ephemeralKey: row.ephemeralKey.slice(),
     channelId: row.channelId === null ? null : row.channelId.slice(),
+    metadata: row.metadata === null ? null : row.metadata.slice(),
   };
 }

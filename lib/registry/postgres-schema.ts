@@ -51,6 +51,39 @@ const MIGRATIONS: readonly Migration[] = [
       'INSERT INTO view_tag_counts (tag, count) SELECT tag, 0 FROM generate_series(0, 255) AS tag',
     ],
   },
+  {
+    // Chain events (PROTOCOL.md sections 6 and 7): four columns and `origin` (0: HTTP publish, 1:
+    // proved by the chain, removed again when a reorganisation drops its block). Uniqueness moves
+    // from tx_hash alone to two partial indexes: HTTP rows by tx_hash, chain rows by tx_hash and
+    // log index. Rows can now be deleted, so totals come from view_tag_counts, not the id counter.
+    // The indexer keeps its lease (expiry in the database's clock), cursor and checkpoints here.
+    version: 2,
+    statements: [
+      `ALTER TABLE announcements
+        ADD COLUMN stealth_address TEXT NULL,
+        ADD COLUMN metadata BYTEA NULL,
+        ADD COLUMN block_number BIGINT NULL,
+        ADD COLUMN log_index INTEGER NULL,
+        ADD COLUMN origin SMALLINT NOT NULL DEFAULT 0`,
+      'ALTER TABLE announcements DROP CONSTRAINT announcements_tx_hash_norm_key',
+      'CREATE UNIQUE INDEX announcements_http_tx ON announcements (tx_hash_norm) WHERE log_index IS NULL',
+      // Not partial: NULL log indexes (HTTP rows) never collide, and lookups by tx_hash alone (the publish rule) use it.
+      'CREATE UNIQUE INDEX announcements_chain_event ON announcements (tx_hash_norm, log_index)',
+      'CREATE INDEX announcements_block ON announcements (block_number) WHERE block_number IS NOT NULL',
+      `CREATE TABLE indexer_state (
+        key TEXT PRIMARY KEY,
+        owner TEXT NULL,
+        lease_expires_at BIGINT NOT NULL,
+        next_block BIGINT NULL
+      )`,
+      `CREATE TABLE indexer_checkpoints (
+        key TEXT NOT NULL,
+        block_number BIGINT NOT NULL,
+        block_hash TEXT NOT NULL,
+        PRIMARY KEY (key, block_number)
+      )`,
+    ],
+  },
 ];
 
 /** Newest schema this build understands. */

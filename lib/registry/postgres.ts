@@ -24,8 +24,14 @@ import { resolvePage, resolveSelection } from './list-query.ts';
 import { migratePostgres } from './postgres-schema.ts';
 import {
   DuplicateAnnouncementError,
+  IndexerLeaseLostError,
+  MAX_CHECKPOINTS,
   StoreUnavailableError,
   normalizeTxHash,
+  type ChainEvent,
+  type CommitResult,
+  type IndexedRange,
+  type IndexerState,
   type AnnouncementFilter,
   type ListOptions,
   type NewAnnouncement,
@@ -48,10 +54,25 @@ export type PostgresStoreOptions = {
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
-const COLUMNS = 'id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, amount, chain';
+const COLUMNS = 'id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, amount, chain, stealth_address, metadata, block_number, log_index';
 
-/** The unique index that carries the tx_hash rule (PostgreSQL names it after table and column). */
-const TX_HASH_CONSTRAINT = 'announcements_tx_hash_norm_key';
+/** The unique indexes that carry the uniqueness rules (postgres-schema.ts, version 2). */
+const UNIQUE_INDEXES = new Set(['announcements_http_tx', 'announcements_chain_event']);
+
+/** Milliseconds on the database's clock: leases of instances on different machines compare against one clock. */
+const NOW_MS = '(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint';
+
+/** The registry's size: rows can be deleted (reorganisations), so not the id counter. */
+const TOTAL_SQL = 'SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts';
+
+/**
+ * Delete the rows a `gone` CTE selected and keep view_tag_counts right, in one statement;
+ * answers `removed`.
+ */
+const COUNTED_DELETE = `counted AS (
+    UPDATE view_tag_counts AS c SET count = c.count - g.n FROM (SELECT view_tag, COUNT(*) AS n FROM gone GROUP BY view_tag) AS g WHERE c.tag = g.view_tag
+  )
+  SELECT COUNT(*)::int AS removed FROM gone`;
 
 /**
  * Open a pool to the database at a `postgres:` / `postgresql:` URL and bring its schema up to
@@ -98,6 +119,10 @@ type AnnouncementRow = {
   tx_hash: string;
   amount: string | null;
   chain: string | null;
+  stealth_address: string | null;
+  metadata: Buffer | null;
+  block_number: string | null;
+  log_index: number | null;
 };
 
 class PostgresStore implements RegistryStore {
@@ -112,18 +137,21 @@ class PostgresStore implements RegistryStore {
   async publish(announcement: NewAnnouncement): Promise<StoredAnnouncement> {
     const txHash = announcement.txHash.trim();
     const timestamp = Math.floor(Date.now() / 1000); // set by the server (PROTOCOL.md section 6)
-    // One statement, one transaction: take the next id (the counter's row lock orders
-    // concurrent publishes), count the view tag, insert. A duplicate fails the insert and
-    // rolls back both increments.
+    const metadata = announcement.metadata ?? null;
+    // One statement, one transaction: unless a row (HTTP or chain) has this tx_hash, take the next
+    // id (the counter's row lock orders concurrent publishes), count the view tag, insert. A
+    // duplicate that races past the check fails the unique index and rolls back both increments.
     const result = await this.#run('publish an announcement', () =>
       this.#pool.query<{ id: string }>(
-        `WITH next AS (
-           UPDATE registry_counter SET last_id = last_id + 1 RETURNING last_id
+        `WITH taken AS (
+           SELECT 1 FROM announcements WHERE tx_hash_norm = $6 LIMIT 1
+         ), next AS (
+           UPDATE registry_counter SET last_id = last_id + 1 WHERE NOT EXISTS (SELECT 1 FROM taken) RETURNING last_id
          ), tagged AS (
            UPDATE view_tag_counts SET count = count + 1 FROM next WHERE tag = $2
          )
-         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain)
-         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8 FROM next
+         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain, metadata, origin)
+         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, 0 FROM next
          RETURNING id`,
         [
           Buffer.from(announcement.ephemeralKey),
@@ -134,9 +162,11 @@ class PostgresStore implements RegistryStore {
           normalizeTxHash(txHash),
           announcement.amount,
           announcement.chain,
+          metadata === null ? null : Buffer.from(metadata),
         ],
       ),
     );
+    if (result.rows.length === 0) throw new DuplicateAnnouncementError();
     return {
       id: readInteger(result.rows[0]?.id, 'id'),
       ephemeralKey: announcement.ephemeralKey.slice(),
@@ -146,7 +176,217 @@ class PostgresStore implements RegistryStore {
       txHash,
       amount: announcement.amount,
       chain: announcement.chain,
+      stealthAddress: null,
+      metadata: metadata === null ? null : metadata.slice(),
+      blockNumber: null,
+      logIndex: null,
     };
+  }
+
+  async publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement> {
+    const txHash = event.txHash.trim();
+    const result = await this.#run('publish a verified announcement', () =>
+      this.#pool.query<{ id: string }>(
+        `WITH taken AS (
+           SELECT 1 FROM announcements WHERE tx_hash_norm = $6 AND (log_index IS NULL OR log_index = $12) LIMIT 1
+         ), next AS (
+           UPDATE registry_counter SET last_id = last_id + 1 WHERE NOT EXISTS (SELECT 1 FROM taken) RETURNING last_id
+         ), tagged AS (
+           UPDATE view_tag_counts SET count = count + 1 FROM next WHERE tag = $2
+         )
+         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
+                                    stealth_address, metadata, block_number, log_index, origin)
+         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1 FROM next
+         RETURNING id`,
+        [
+          Buffer.from(event.ephemeralKey),
+          event.viewTag,
+          event.timestamp,
+          event.channelId === null ? null : Buffer.from(event.channelId),
+          txHash,
+          normalizeTxHash(txHash),
+          event.amount,
+          event.chain,
+          event.stealthAddress,
+          event.metadata === null ? null : Buffer.from(event.metadata),
+          event.blockNumber,
+          event.logIndex,
+        ],
+      ),
+    );
+    if (result.rows.length === 0) throw new DuplicateAnnouncementError();
+    return {
+      id: readInteger(result.rows[0]?.id, 'id'),
+      ephemeralKey: event.ephemeralKey.slice(),
+      viewTag: event.viewTag,
+      timestamp: event.timestamp,
+      channelId: event.channelId === null ? null : event.channelId.slice(),
+      txHash,
+      amount: event.amount,
+      chain: event.chain,
+      stealthAddress: event.stealthAddress,
+      metadata: event.metadata === null ? null : event.metadata.slice(),
+      blockNumber: event.blockNumber,
+      logIndex: event.logIndex,
+    };
+  }
+
+  async acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null> {
+    const taken = await this.#run('take the indexer lease', () =>
+      this.#pool.query<{ next_block: string | null }>(
+        `INSERT INTO indexer_state (key, owner, lease_expires_at, next_block) VALUES ($1, $2, ${NOW_MS} + $3, NULL)
+         ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, lease_expires_at = excluded.lease_expires_at
+         WHERE indexer_state.owner IS NULL OR indexer_state.owner = excluded.owner OR indexer_state.lease_expires_at <= ${NOW_MS}
+         RETURNING next_block`,
+        [key, owner, leaseMs],
+      ),
+    );
+    const row = taken.rows[0];
+    if (row === undefined) return null;
+    const checkpoints = await this.#run('read the indexer checkpoints', () =>
+      this.#pool.query<{ block_number: string; block_hash: string }>(
+        'SELECT block_number, block_hash FROM indexer_checkpoints WHERE key = $1 ORDER BY block_number',
+        [key],
+      ),
+    );
+    return {
+      nextBlock: row.next_block === null ? null : readInteger(row.next_block, 'next_block'),
+      checkpoints: checkpoints.rows.map((c) => ({ blockNumber: readInteger(c.block_number, 'block_number'), blockHash: c.block_hash })),
+    };
+  }
+
+  async releaseIndexerLease(key: string, owner: string): Promise<void> {
+    await this.#run('release the indexer lease', () =>
+      this.#pool.query('UPDATE indexer_state SET owner = NULL, lease_expires_at = 0 WHERE key = $1 AND owner = $2', [key, owner]),
+    );
+  }
+
+  async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
+    const e = range.events;
+    const norms = e.map((x) => normalizeTxHash(x.txHash));
+    const logIndexes = e.map((x) => x.logIndex);
+    const keys = e.map((x) => Buffer.from(x.ephemeralKey.buffer, x.ephemeralKey.byteOffset, x.ephemeralKey.byteLength));
+    const metadata = e.map((x) => (x.metadata === null ? null : Buffer.from(x.metadata.buffer, x.metadata.byteOffset, x.metadata.byteLength)));
+    return this.#fenced(key, owner, 'commit indexed blocks', async (client) => {
+      // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
+      await client.query(
+        `WITH gone AS (
+           DELETE FROM announcements AS a WHERE origin = 1 AND block_number BETWEEN $1 AND $2
+           AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::int[]) AS e(n, l) WHERE e.n = a.tx_hash_norm AND e.l = a.log_index)
+           RETURNING view_tag
+         ), ${COUNTED_DELETE}`,
+        [range.fromBlock, range.toBlock, norms, logIndexes],
+      );
+      // HTTP publishes of these events: completed in place.
+      const completed = await client.query(
+        `UPDATE announcements AS a SET block_number = e.b, log_index = e.l, stealth_address = e.s, metadata = COALESCE(a.metadata, e.m)
+         FROM unnest($1::text[], $2::bytea[], $3::int[], $4::bigint[], $5::text[], $6::bytea[]) AS e(n, k, l, b, s, m)
+         WHERE a.log_index IS NULL AND a.tx_hash_norm = e.n AND a.ephemeral_key = e.k
+           AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)`,
+        [norms, keys, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), metadata],
+      );
+      // The rest, as one multi-row insert: ids from the counter in chain order.
+      const inserted = await client.query(
+        `WITH ev AS (
+           SELECT e.* FROM unnest($1::bytea[], $2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $9::bytea[], $10::text[])
+             WITH ORDINALITY AS e(k, v, ts, t, n, l, b, s, m, c, ord)
+           WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)
+         ), total AS (
+           SELECT COUNT(*) AS n FROM ev
+         ), next AS (
+           UPDATE registry_counter SET last_id = last_id + (SELECT n FROM total) RETURNING last_id
+         ), tagged AS (
+           UPDATE view_tag_counts AS c SET count = c.count + g.n FROM (SELECT v, COUNT(*) AS n FROM ev GROUP BY v) AS g WHERE c.tag = g.v
+         )
+         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
+                                    stealth_address, metadata, block_number, log_index, origin)
+         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, 1
+         FROM ev, next, total`,
+        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), metadata, e.map((x) => x.chain)],
+      );
+      await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, range.toBlock + 1]);
+      await client.query(
+        'INSERT INTO indexer_checkpoints (key, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (key, block_number) DO UPDATE SET block_hash = excluded.block_hash',
+        [key, range.toBlock, range.toBlockHash],
+      );
+      await client.query(
+        `DELETE FROM indexer_checkpoints WHERE key = $1 AND block_number <=
+           (SELECT block_number FROM indexer_checkpoints WHERE key = $1 ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS})`,
+        [key],
+      );
+      const counts = { inserted: inserted.rowCount ?? 0, completed: completed.rowCount ?? 0 };
+      return { ...counts, existing: e.length - counts.inserted - counts.completed };
+    });
+  }
+
+  async rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }> {
+    return this.#fenced(key, owner, 'undo indexed blocks', async (client) => {
+      const removed = await client.query<{ removed: number }>(
+        `WITH gone AS (
+           DELETE FROM announcements WHERE origin = 1 AND block_number > $1
+           AND block_number < (SELECT COALESCE(next_block, 0) FROM indexer_state WHERE key = $2)
+           RETURNING view_tag
+         ), ${COUNTED_DELETE}`,
+        [toBlock, key],
+      );
+      await client.query('UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > $1', [toBlock]);
+      await client.query('DELETE FROM indexer_checkpoints WHERE key = $1 AND block_number > $2', [key, toBlock]);
+      await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, toBlock + 1]);
+      return { removed: removed.rows[0]?.removed ?? 0 };
+    });
+  }
+
+  async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
+    const result = await this.#run('read the indexer state', () =>
+      this.#pool.query<{ owner: string | null; lease_expires_at: string; next_block: string | null; live: boolean }>(
+        `SELECT owner, lease_expires_at, next_block, lease_expires_at > ${NOW_MS} AS live FROM indexer_state WHERE key = $1`,
+        [key],
+      ),
+    );
+    const row = result.rows[0];
+    if (row === undefined) return { nextBlock: null, owner: null, leaseExpiresAt: null };
+    const live = row.owner !== null && row.live;
+    return {
+      nextBlock: row.next_block === null ? null : readInteger(row.next_block, 'next_block'),
+      owner: live ? row.owner : null,
+      leaseExpiresAt: live ? readInteger(row.lease_expires_at, 'lease_expires_at') : null,
+    };
+  }
+
+  /**
+   * `work` in one transaction on one connection, after locking the lease row of `key`: when
+   * `owner` does not hold its unexpired lease, nothing is written (IndexerLeaseLostError). The
+   * row lock also keeps a lease from changing hands until the transaction ends.
+   */
+  async #fenced<T>(key: string, owner: string, action: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.#run(action, async () => {
+      const client = await this.#pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const lease = await client.query<{ owner: string | null; live: boolean }>(
+          `SELECT owner, lease_expires_at > ${NOW_MS} AS live FROM indexer_state WHERE key = $1 FOR UPDATE`,
+          [key],
+        );
+        const row = lease.rows[0];
+        if (row === undefined || row.owner !== owner || !row.live) {
+          await client.query('ROLLBACK');
+          throw new IndexerLeaseLostError();
+        }
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        if (!(error instanceof IndexerLeaseLostError)) {
+          await client.query('ROLLBACK').catch((rollback: unknown) => {
+            broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+          });
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    });
   }
 
   async list(
@@ -172,7 +412,7 @@ class PostgresStore implements RegistryStore {
         break;
       case 'all':
         condition = 'TRUE';
-        total = '(SELECT last_id FROM registry_counter)';
+        total = `(${TOTAL_SQL})`;
         break;
     }
     if (filter.withChannelId === true) {
@@ -201,8 +441,8 @@ class PostgresStore implements RegistryStore {
   async stats(): Promise<RegistryStats> {
     const result = await this.#run('read its stats', () =>
       this.#pool.query<{ total: string; tag: number | null; count: string | null }>(
-        `SELECT counter.last_id AS total, counts.tag, counts.count
-         FROM registry_counter AS counter
+        `SELECT totals.total, counts.tag, counts.count
+         FROM (${TOTAL_SQL}) AS totals
          LEFT JOIN view_tag_counts AS counts ON counts.count > 0
          ORDER BY counts.tag`,
       ),
@@ -217,7 +457,7 @@ class PostgresStore implements RegistryStore {
 
   async count(): Promise<number> {
     const result = await this.#run('count announcements', () =>
-      this.#pool.query<{ total: string }>('SELECT last_id AS total FROM registry_counter'),
+      this.#pool.query<{ total: string }>(TOTAL_SQL),
     );
     return readInteger(result.rows[0]?.total, 'total');
   }
@@ -243,6 +483,7 @@ class PostgresStore implements RegistryStore {
     try {
       return await call();
     } catch (error) {
+      if (error instanceof IndexerLeaseLostError) throw error;
       if (isTxHashViolation(error)) throw new DuplicateAnnouncementError();
       throw new StoreUnavailableError(`The postgres registry failed to ${action} (${errorCode(error)}).`, { cause: error });
     }
@@ -250,7 +491,7 @@ class PostgresStore implements RegistryStore {
 }
 
 function isTxHashViolation(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && error.code === '23505' && error.constraint === TX_HASH_CONSTRAINT;
+  return error instanceof pg.DatabaseError && error.code === '23505' && UNIQUE_INDEXES.has(error.constraint ?? '');
 }
 
 /** A machine-readable code for messages: a SQLSTATE (`57P01`), a socket code, or the error's name. */
@@ -270,6 +511,10 @@ function readAnnouncement(row: AnnouncementRow): StoredAnnouncement {
     txHash: row.tx_hash,
     amount: row.amount,
     chain: row.chain,
+    stealthAddress: row.stealth_address,
+    metadata: row.metadata === null ? null : new Uint8Array(row.metadata),
+    blockNumber: row.block_number === null ? null : readInteger(row.block_number, 'block_number'),
+    logIndex: row.log_index,
   };
 }
 

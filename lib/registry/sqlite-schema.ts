@@ -55,7 +55,7 @@ const MIGRATIONS: readonly Migration[] = [
       `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
         INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
       END`,
-      // The service never deletes or edits rows; an operator's manual change keeps the counts right.
+      // Rows are deleted only when a reorganisation removes a chain event (version 3); the triggers keep the counts right.
       `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
         UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
       END`,
@@ -63,6 +63,75 @@ const MIGRATIONS: readonly Migration[] = [
         UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
         INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
       END`,
+    ],
+  },
+  {
+    // Chain events (PROTOCOL.md sections 6 and 7): four columns, `origin` (0: HTTP publish, 1:
+    // proved by the chain, removed again when a reorganisation drops its block), and uniqueness
+    // moving from tx_hash alone to two partial indexes (HTTP rows by tx_hash, chain rows by tx_hash
+    // and log index). SQLite cannot drop a column constraint, so the table is rebuilt with its ids;
+    // AUTOINCREMENT's counter is carried over, so ids are never handed out twice. Dropping the old
+    // table drops its triggers, which are made again. The indexer keeps its lease, cursor and
+    // block-hash checkpoints in two tables; `indexer_fence` holds no rows: a commit inserts the
+    // number of live leases its owner holds, which its CHECK refuses unless it is 1, so a batch
+    // written by an instance that lost its lease fails whole (sqlite.ts).
+    version: 3,
+    statements: [
+      `CREATE TABLE announcements_v3 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ephemeral_key BLOB NOT NULL,
+        view_tag INTEGER NOT NULL,
+        timestamp INTEGER NOT NULL,
+        channel_id BLOB NULL,
+        tx_hash TEXT NOT NULL,
+        tx_hash_norm TEXT NOT NULL,
+        amount TEXT NULL,
+        chain TEXT NULL,
+        stealth_address TEXT NULL,
+        metadata BLOB NULL,
+        block_number INTEGER NULL,
+        log_index INTEGER NULL,
+        origin INTEGER NOT NULL DEFAULT 0
+      )`,
+      `INSERT INTO announcements_v3 (id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain)
+        SELECT id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain FROM announcements ORDER BY id`,
+      "CREATE TABLE sequence_kept AS SELECT seq FROM sqlite_sequence WHERE name = 'announcements'",
+      'DROP TABLE announcements',
+      'ALTER TABLE announcements_v3 RENAME TO announcements',
+      `CREATE TABLE sequence_next AS SELECT MAX(COALESCE((SELECT seq FROM sequence_kept), 0), COALESCE((SELECT MAX(id) FROM announcements), 0)) AS seq`,
+      "DELETE FROM sqlite_sequence WHERE name IN ('announcements', 'announcements_v3')",
+      "INSERT INTO sqlite_sequence (name, seq) SELECT 'announcements', seq FROM sequence_next",
+      'DROP TABLE sequence_next',
+      'DROP TABLE sequence_kept',
+      'CREATE INDEX announcements_view_tag_id ON announcements (view_tag, id)',
+      'CREATE INDEX announcements_timestamp_id ON announcements (timestamp, id)',
+      'CREATE UNIQUE INDEX announcements_http_tx ON announcements (tx_hash_norm) WHERE log_index IS NULL',
+      // Not partial: NULL log indexes (HTTP rows) never collide, and lookups by tx_hash alone (the publish rule) use it.
+      'CREATE UNIQUE INDEX announcements_chain_event ON announcements (tx_hash_norm, log_index)',
+      'CREATE INDEX announcements_block ON announcements (block_number) WHERE block_number IS NOT NULL',
+      `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
+        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+      END`,
+      `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
+        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+      END`,
+      `CREATE TRIGGER announcements_counted_update AFTER UPDATE OF view_tag ON announcements BEGIN
+        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+      END`,
+      `CREATE TABLE indexer_state (
+        key TEXT PRIMARY KEY,
+        owner TEXT NULL,
+        lease_expires_at INTEGER NOT NULL,
+        next_block INTEGER NULL
+      )`,
+      `CREATE TABLE indexer_checkpoints (
+        key TEXT NOT NULL,
+        block_number INTEGER NOT NULL,
+        block_hash TEXT NOT NULL,
+        PRIMARY KEY (key, block_number)
+      )`,
+      'CREATE TABLE indexer_fence (live_leases INTEGER NOT NULL CHECK (live_leases = 1))',
     ],
   },
 ];

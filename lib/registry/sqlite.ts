@@ -42,14 +42,20 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createClient, LibsqlError, type Client, type InValue, type Row } from '@libsql/client';
+import { createClient, LibsqlError, type Client, type InStatement, type InValue, type ResultSet, type Row } from '@libsql/client';
 import Database from 'libsql';
 import { resolvePage, resolveSelection } from './list-query.ts';
 import { migrate } from './sqlite-schema.ts';
 import {
   DuplicateAnnouncementError,
+  IndexerLeaseLostError,
+  MAX_CHECKPOINTS,
   StoreUnavailableError,
   normalizeTxHash,
+  type ChainEvent,
+  type CommitResult,
+  type IndexedRange,
+  type IndexerState,
   type AnnouncementFilter,
   type ListOptions,
   type NewAnnouncement,
@@ -65,7 +71,10 @@ type SqliteKind = Extract<StoreHealth['kind'], 'sqlite' | 'libsql'>;
 /** Wait this long for another process's write lock before failing a statement. */
 const BUSY_TIMEOUT_MS = 5_000;
 
-const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain';
+const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain, stealth_address, metadata, block_number, log_index';
+/** Columns a row is stored with (`origin`: 0 HTTP publish, 1 proved by the chain). */
+const INSERT_COLUMNS =
+  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, stealth_address, metadata, block_number, log_index, origin';
 /** The registry's size, from the per-tag counts. */
 const TOTAL_SQL = 'SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts';
 
@@ -170,11 +179,14 @@ class SqliteStore implements RegistryStore {
   async publish(announcement: NewAnnouncement): Promise<StoredAnnouncement> {
     const txHash = announcement.txHash.trim();
     const timestamp = Math.floor(Date.now() / 1000); // set by the server (PROTOCOL.md section 6)
+    const metadata = announcement.metadata ?? null;
+    // Refused (no row) when any row, HTTP or chain, has this tx_hash: the interface's rule. A
+    // statement that inserts nothing leaves AUTOINCREMENT's counter alone, so ids keep no gaps.
     const result = await this.#run('publish an announcement', () =>
       this.#client.execute({
-        sql: `INSERT INTO announcements
-                (ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        sql: `INSERT INTO announcements (${INSERT_COLUMNS})
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, 0
+              WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ?)
               RETURNING id`,
         args: [
           announcement.ephemeralKey,
@@ -185,9 +197,12 @@ class SqliteStore implements RegistryStore {
           normalizeTxHash(txHash),
           announcement.amount,
           announcement.chain,
+          metadata,
+          normalizeTxHash(txHash),
         ],
       }),
     );
+    if (result.rows.length === 0) throw new DuplicateAnnouncementError();
     return {
       id: readInteger(result.rows[0], 'id'),
       ephemeralKey: announcement.ephemeralKey.slice(),
@@ -197,7 +212,197 @@ class SqliteStore implements RegistryStore {
       txHash,
       amount: announcement.amount,
       chain: announcement.chain,
+      stealthAddress: null,
+      metadata: metadata === null ? null : metadata.slice(),
+      blockNumber: null,
+      logIndex: null,
     };
+  }
+
+  async publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement> {
+    const txHash = event.txHash.trim();
+    const norm = normalizeTxHash(txHash);
+    const result = await this.#run('publish a verified announcement', () =>
+      this.#client.execute({
+        sql: `INSERT INTO announcements (${INSERT_COLUMNS})
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1
+              WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ? AND (log_index IS NULL OR log_index = ?))
+              RETURNING id`,
+        args: [
+          event.ephemeralKey,
+          event.viewTag,
+          event.timestamp,
+          event.channelId,
+          txHash,
+          norm,
+          event.amount,
+          event.chain,
+          event.stealthAddress,
+          event.metadata,
+          event.blockNumber,
+          event.logIndex,
+          norm,
+          event.logIndex,
+        ],
+      }),
+    );
+    if (result.rows.length === 0) throw new DuplicateAnnouncementError();
+    return {
+      id: readInteger(result.rows[0], 'id'),
+      ephemeralKey: event.ephemeralKey.slice(),
+      viewTag: event.viewTag,
+      timestamp: event.timestamp,
+      channelId: event.channelId === null ? null : event.channelId.slice(),
+      txHash,
+      amount: event.amount,
+      chain: event.chain,
+      stealthAddress: event.stealthAddress,
+      metadata: event.metadata === null ? null : event.metadata.slice(),
+      blockNumber: event.blockNumber,
+      logIndex: event.logIndex,
+    };
+  }
+
+  async acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null> {
+    const now = Date.now(); // processes sharing one file share this machine's clock
+    const [, state, checkpoints] = await this.#run('take the indexer lease', () =>
+      this.#client.batch(
+        [
+          {
+            sql: `INSERT INTO indexer_state (key, owner, lease_expires_at, next_block) VALUES (?, ?, ?, NULL)
+                  ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, lease_expires_at = excluded.lease_expires_at
+                  WHERE indexer_state.owner IS NULL OR indexer_state.owner = excluded.owner OR indexer_state.lease_expires_at <= ?`,
+            args: [key, owner, now + leaseMs, now],
+          },
+          { sql: 'SELECT owner, next_block FROM indexer_state WHERE key = ?', args: [key] },
+          { sql: 'SELECT block_number, block_hash FROM indexer_checkpoints WHERE key = ? ORDER BY block_number', args: [key] },
+        ],
+        'write',
+      ),
+    );
+    const row = state?.rows[0];
+    if (row?.['owner'] !== owner) return null;
+    return {
+      nextBlock: row['next_block'] === null ? null : readInteger(row, 'next_block'),
+      checkpoints: (checkpoints?.rows ?? []).map((c) => ({ blockNumber: readInteger(c, 'block_number'), blockHash: readText(c, 'block_hash') })),
+    };
+  }
+
+  async releaseIndexerLease(key: string, owner: string): Promise<void> {
+    await this.#run('release the indexer lease', () =>
+      this.#client.execute({ sql: 'UPDATE indexer_state SET owner = NULL, lease_expires_at = 0 WHERE key = ? AND owner = ?', args: [key, owner] }),
+    );
+  }
+
+  async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
+    // Events travel as one JSON array read with json_each: one statement per step instead of
+    // one per event (a range may hold thousands).
+    const events = JSON.stringify(
+      range.events.map((e) => ({
+        k: Buffer.from(e.ephemeralKey.buffer, e.ephemeralKey.byteOffset, e.ephemeralKey.byteLength).toString('hex'),
+        v: e.viewTag,
+        ts: e.timestamp,
+        t: e.txHash.trim(),
+        n: normalizeTxHash(e.txHash),
+        l: e.logIndex,
+        b: e.blockNumber,
+        s: e.stealthAddress,
+        m: e.metadata === null ? null : Buffer.from(e.metadata.buffer, e.metadata.byteOffset, e.metadata.byteLength).toString('hex'),
+        c: e.chain,
+      })),
+    );
+    const results = await this.#fenced(key, owner, 'commit indexed blocks', [
+      // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
+      {
+        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number BETWEEN ? AND ?
+              AND NOT EXISTS (SELECT 1 FROM json_each(?) AS e WHERE e.value ->> 'n' = announcements.tx_hash_norm AND e.value ->> 'l' = announcements.log_index)`,
+        args: [range.fromBlock, range.toBlock, events],
+      },
+      // HTTP publishes of these events: completed in place.
+      {
+        sql: `UPDATE announcements
+              SET block_number = e.b, log_index = e.l, stealth_address = e.s, metadata = COALESCE(announcements.metadata, e.m)
+              FROM (SELECT value ->> 'n' AS n, unhex(value ->> 'k') AS k, value ->> 'l' AS l, value ->> 'b' AS b, value ->> 's' AS s,
+                      unhex(value ->> 'm') AS m FROM json_each(?)) AS e
+              WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = e.k
+                AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)`,
+        args: [events],
+      },
+      {
+        sql: `INSERT INTO announcements (${INSERT_COLUMNS})
+              SELECT unhex(e.value ->> 'k'), e.value ->> 'v', e.value ->> 'ts', NULL, e.value ->> 't', e.value ->> 'n', NULL, e.value ->> 'c',
+                e.value ->> 's', unhex(e.value ->> 'm'), e.value ->> 'b', e.value ->> 'l', 1
+              FROM json_each(?) AS e
+              WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.value ->> 'n' AND x.log_index = e.value ->> 'l')
+              ORDER BY e.key`,
+        args: [events],
+      },
+      { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [range.toBlock + 1, key] },
+      { sql: 'INSERT OR REPLACE INTO indexer_checkpoints (key, block_number, block_hash) VALUES (?, ?, ?)', args: [key, range.toBlock, range.toBlockHash] },
+      {
+        sql: `DELETE FROM indexer_checkpoints WHERE key = ? AND block_number <=
+                (SELECT block_number FROM indexer_checkpoints WHERE key = ? ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS})`,
+        args: [key, key],
+      },
+    ]);
+    const completed = results[1]!.rowsAffected;
+    const inserted = results[2]!.rowsAffected;
+    return { inserted, completed, existing: range.events.length - inserted - completed };
+  }
+
+  async rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }> {
+    const results = await this.#fenced(key, owner, 'undo indexed blocks', [
+      {
+        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number > ?
+              AND block_number < (SELECT COALESCE(next_block, 0) FROM indexer_state WHERE key = ?)`,
+        args: [toBlock, key],
+      },
+      { sql: 'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > ?', args: [toBlock] },
+      { sql: 'DELETE FROM indexer_checkpoints WHERE key = ? AND block_number > ?', args: [key, toBlock] },
+      { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [toBlock + 1, key] },
+    ]);
+    return { removed: results[0]!.rowsAffected };
+  }
+
+  async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
+    const result = await this.#run('read the indexer state', () =>
+      this.#client.execute({ sql: 'SELECT owner, lease_expires_at, next_block FROM indexer_state WHERE key = ?', args: [key] }),
+    );
+    const row = result.rows[0];
+    if (row === undefined) return { nextBlock: null, owner: null, leaseExpiresAt: null };
+    const expires = readInteger(row, 'lease_expires_at');
+    const live = row['owner'] !== null && expires > Date.now();
+    return {
+      nextBlock: row['next_block'] === null ? null : readInteger(row, 'next_block'),
+      owner: live ? readText(row, 'owner') : null,
+      leaseExpiresAt: live ? expires : null,
+    };
+  }
+
+  /**
+   * One write batch (a single transaction) between the lease fence and its removal: the fence
+   * row fails its CHECK unless `owner` holds the unexpired lease of `key`, which rolls the whole
+   * batch back (sqlite-schema.ts, version 3). Returns the results of `statements`.
+   */
+  async #fenced(key: string, owner: string, action: string, statements: InStatement[]): Promise<ResultSet[]> {
+    try {
+      const results = await this.#run(action, () =>
+        this.#client.batch(
+          [
+            { sql: 'INSERT INTO indexer_fence (live_leases) SELECT COUNT(*) FROM indexer_state WHERE key = ? AND owner = ? AND lease_expires_at > ?', args: [key, owner, Date.now()] },
+            ...statements,
+            'DELETE FROM indexer_fence',
+          ],
+          'write',
+        ),
+      );
+      return results.slice(1, -1);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && error.cause instanceof LibsqlError && (error.cause.extendedCode ?? error.cause.code) === 'SQLITE_CONSTRAINT_CHECK') {
+        throw new IndexerLeaseLostError();
+      }
+      throw error;
+    }
   }
 
   async list(
@@ -328,6 +533,10 @@ function readAnnouncement(row: Row): StoredAnnouncement {
     txHash: readText(row, 'tx_hash'),
     amount: row['amount'] === null ? null : readText(row, 'amount'),
     chain: row['chain'] === null ? null : readText(row, 'chain'),
+    stealthAddress: row['stealth_address'] === null ? null : readText(row, 'stealth_address'),
+    metadata: row['metadata'] === null ? null : readBytes(row, 'metadata'),
+    blockNumber: row['block_number'] === null ? null : readInteger(row, 'block_number'),
+    logIndex: row['log_index'] === null ? null : readInteger(row, 'log_index'),
   };
 }
 
@@ -346,7 +555,8 @@ function placeholders(values: readonly unknown[]): string {
  */
 function pageAsOneRow(pageSql: string): string {
   return `SELECT CAST(group_concat(ephemeral_key, '') AS BLOB),
-    json_group_array(json_array(id, timestamp, view_tag, length(CAST(ephemeral_key AS BLOB)), iif(channel_id IS NULL, NULL, hex(channel_id)), tx_hash, amount, chain))
+    json_group_array(json_array(id, timestamp, view_tag, length(CAST(ephemeral_key AS BLOB)), iif(channel_id IS NULL, NULL, hex(channel_id)), tx_hash, amount, chain,
+      stealth_address, iif(metadata IS NULL, NULL, hex(metadata)), block_number, log_index))
     FROM (${pageSql})`;
 }
 
@@ -360,7 +570,7 @@ function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
   let previousId = 0;
   const announcements = rows.map((columns: unknown): StoredAnnouncement => {
     if (!Array.isArray(columns)) throw unexpectedColumn('rows');
-    const [id, timestamp, viewTag, keyLength, channelHex, txHash, amount, chain] = columns as unknown[];
+    const [id, timestamp, viewTag, keyLength, channelHex, txHash, amount, chain, stealthAddress, metadataHex, blockNumber, logIndex] = columns as unknown[];
     const announcement = {
       id: integerValue(id, 'id'),
       ephemeralKey: bytes.subarray(at, at + integerValue(keyLength, 'ephemeral_key')),
@@ -370,6 +580,10 @@ function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
       txHash: textValue(txHash, 'tx_hash'),
       amount: amount === null ? null : textValue(amount, 'amount'),
       chain: chain === null ? null : textValue(chain, 'chain'),
+      stealthAddress: stealthAddress === null ? null : textValue(stealthAddress, 'stealth_address'),
+      metadata: metadataHex === null ? null : bytesValue(Buffer.from(textValue(metadataHex, 'metadata'), 'hex'), 'metadata'),
+      blockNumber: blockNumber === null ? null : integerValue(blockNumber, 'block_number'),
+      logIndex: logIndex === null ? null : integerValue(logIndex, 'log_index'),
     };
     at += announcement.ephemeralKey.length;
     if (announcement.id <= previousId) throw unexpectedColumn('id');

@@ -1,10 +1,16 @@
 /**
  * The announcement registry's storage interface (PROTOCOL.md section 6, API issue 3).
  *
- * Every implementation (memory, embedded SQLite, later PostgreSQL) gives the same semantics:
- * ids increase from 1 in publication order; the server sets the timestamp; the normalised
- * tx_hash (trimmed, lowercased) is unique, also under concurrent publishes; lists are ordered
- * by id ascending; an acknowledged publish is durable (for the persistent stores).
+ * Every implementation (memory, embedded SQLite, PostgreSQL) gives the same semantics: ids
+ * increase from 1 in the order rows are stored and are never reused; HTTP publishes get the
+ * server's timestamp, chain events their block's; lists are ordered by id ascending; an
+ * acknowledged write is durable (for the persistent stores).
+ *
+ * Uniqueness (PROTOCOL.md section 6): an HTTP publish is refused when any row has its
+ * normalised tx_hash (trimmed, lowercased), also under concurrent publishes; chain events are
+ * unique by (normalised tx_hash, log index), since one transaction may announce several payments;
+ * an HTTP row and the chain event it references are stored once. Rows of chain events can be
+ * removed again when a reorganisation drops their block.
  * Bytes are `Uint8Array` here; hex exists only at the HTTP boundary.
  */
 
@@ -22,10 +28,53 @@ export type StoredAnnouncement = {
   txHash: string;
   amount: string | null;
   chain: string | null;
+  /** Chain events: the one-time EVM address the event named (EIP-55). */
+  stealthAddress: string | null;
+  /** The 92-byte sealed note (PROTOCOL.md section 8), or null. */
+  metadata: Uint8Array | null;
+  /** Chain events: where the event sits; null for HTTP publishes. */
+  blockNumber: number | null;
+  logIndex: number | null;
 };
 
-/** What a publisher supplies (already validated by the HTTP layer). */
-export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp'>;
+/** What an HTTP publisher supplies (already validated by the HTTP layer). */
+export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp' | 'stealthAddress' | 'metadata' | 'blockNumber' | 'logIndex'> & {
+  metadata?: Uint8Array | null;
+};
+
+/** One Announcer event as the indexer stores it (PROTOCOL.md sections 6 and 7). */
+export type ChainEvent = {
+  ephemeralKey: Uint8Array;
+  viewTag: number;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  /** The block's Unix seconds. */
+  timestamp: number;
+  stealthAddress: string;
+  metadata: Uint8Array | null;
+  chain: string | null;
+};
+
+/** A block the indexer stored up to, with its hash then: how it notices reorganisations. */
+export type IndexerCheckpoint = { blockNumber: number; blockHash: string };
+
+/** Where the indexer of one key stands. */
+export type IndexerState = {
+  /** The next block to index; null when it never ran. */
+  nextBlock: number | null;
+  /** Newest last, at most {@link MAX_CHECKPOINTS}. */
+  checkpoints: IndexerCheckpoint[];
+};
+
+/** Checkpoints kept per indexer key: a reorganisation deeper than this many ranges rewinds to the start block. */
+export const MAX_CHECKPOINTS = 256;
+
+/** The blocks [fromBlock, toBlock] read from the chain, with the hash of the last and the events in them. */
+export type IndexedRange = { fromBlock: number; toBlock: number; toBlockHash: string; events: ChainEvent[] };
+
+/** Counts of one committed range. */
+export type CommitResult = { inserted: number; completed: number; existing: number };
 
 /**
  * Selection of announcements. API rule order: `viewTags` (any of them) when given, else the
@@ -67,6 +116,39 @@ export interface RegistryStore {
   count(): Promise<number>;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
+
+  // The chain indexer (lib/chain/indexer.ts). `key` names one chain + Announcer + scheme.
+  /**
+   * Take the indexer lease of `key` for `owner` when it is free, expired or already `owner`'s
+   * (then renewed for `leaseMs`). Returns the indexer state when `owner` holds it now, null when
+   * another owner's lease is still running. Of owners racing, exactly one wins.
+   */
+  acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null>;
+  /** Free the lease if `owner` holds it (a clean shutdown: another instance takes over at once). */
+  releaseIndexerLease(key: string, owner: string): Promise<void>;
+  /**
+   * In one transaction fenced by the lease (IndexerLeaseLostError, nothing written, when `owner`
+   * no longer holds an unexpired lease): store the events of blocks [fromBlock, toBlock] in
+   * (block, log index) order, set nextBlock to toBlock + 1 and append the checkpoint. An event
+   * already stored (same tx_hash and log index) is left as it is; an HTTP-published row of the
+   * same tx_hash and ciphertext is completed in place with the chain's fields; chain rows stored
+   * in those blocks earlier (verified publishes) that the chain no longer has are removed.
+   */
+  commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult>;
+  /**
+   * A reorganisation: in one transaction fenced by the lease, remove the chain rows of blocks
+   * after `toBlock` (HTTP-published rows the indexer had completed go back to plain HTTP rows),
+   * drop the checkpoints after it, and set nextBlock to toBlock + 1.
+   */
+  rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }>;
+  /** Any instance: how far the indexer of `key` got and who holds its lease (for /health). */
+  indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }>;
+  /**
+   * A publish proved on the chain (REGISTRY_PUBLISH=verified), stored as that chain row plus the
+   * publisher's amount and channel id. DuplicateAnnouncementError when the event is stored already
+   * or an HTTP-published row has its tx_hash.
+   */
+  publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement>;
 }
 
 /** Normalised form of a tx_hash for the uniqueness rule (PROTOCOL.md section 6). */
@@ -79,6 +161,15 @@ export class DuplicateAnnouncementError extends Error {
   readonly code = 'DUPLICATE_ANNOUNCEMENT';
   constructor() {
     super('An announcement with this tx_hash is already in the registry.');
+  }
+}
+
+/** The indexer's lease passed to another instance: the write was refused. */
+export class IndexerLeaseLostError extends Error {
+  override name = 'IndexerLeaseLostError';
+  readonly code = 'INDEXER_LEASE_LOST';
+  constructor() {
+    super('This instance no longer holds the indexer lease; nothing was written.');
   }
 }
 

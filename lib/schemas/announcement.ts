@@ -15,6 +15,10 @@ export const announcementJson = z
     tx_hash: z.string().nullable().describe('Transaction hash of the payment'),
     amount: z.string().nullable().describe('Human-readable amount'),
     chain: z.string().nullable().describe('Chain identifier, e.g. ethereum or sui'),
+    stealth_address: z.string().nullable().describe('Chain events: the one-time EVM address the announcement named (EIP-55); null for HTTP publishes'),
+    metadata: hexOutput('The 92-byte sealed note (PROTOCOL.md section 8): the ERC-5564 metadata after its view tag; only the recipient can open it').nullable(),
+    block_number: z.int().nullable().describe('Chain events: the block of the Announcement event; null for HTTP publishes'),
+    log_index: z.int().nullable().describe('Chain events: the log index of the event in its block; null for HTTP publishes'),
   })
   .describe('Announcement');
 

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { DECIMAL_AMOUNT, MAX_AMOUNT_LENGTH } from '../channels/amount.ts';
 import { announcementJson } from './announcement.ts';
 import { hexBytes, hexOutput, optional, scanMode } from './fields.ts';
+import { openedNoteJson } from './stealth.ts';
 
 /**
  * Longest recipient: room for a meta-address URI (`st:<chain>:0x` + 2436 hex digits) and for a
@@ -86,6 +87,8 @@ export const discoveredChannelJson = z
     announcement_id: z.int().describe('Registry id of the channel announcement'),
     amount: z.string().nullable().describe('Amount announced at creation'),
     token: z.string().nullable().describe('Token symbol; null when the channel was opened through another instance'),
+    note_status: z.enum(['absent', 'opened', 'unreadable']).describe('Whether the announcement carried a sealed note, and whether it opened'),
+    note: openedNoteJson.nullable().describe('The opened note (amount in base units, chain id of the channel contracts), or null'),
   })
   .describe('DiscoveredChannel');
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
+import { hexToBytes } from '@wraith-pq/sdk';
 import { hexBytes, optional, plainText, queryInteger, viewTag } from './fields.ts';
 
 /** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
@@ -37,7 +38,25 @@ export const publishAnnouncementRequest = z
     channel_id: optional(hexBytes(32, '32-byte channel id')),
     amount: optional(plainText(MAX_LABEL_LENGTH).describe('Human-readable amount')),
     chain: optional(plainText(MAX_LABEL_LENGTH).describe('Chain identifier, e.g. ethereum or sui')),
+    metadata: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^(0[xX])?([0-9a-fA-F]{184}|[0-9a-fA-F]{186})$/, 'must be the 93-byte ERC-5564 metadata (view tag + sealed note) or the 92-byte sealed note, in hex')
+        .transform((text) => hexToBytes(text))
+        .describe('ERC-5564 metadata from stealth/create (93 bytes: view tag + sealed note), or the 92-byte sealed note alone (PROTOCOL.md section 8)'),
+    ),
   })
+  .superRefine((request, ctx) => {
+    if (request.metadata !== undefined && request.metadata.length === 93 && request.metadata[0] !== request.view_tag) {
+      ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'its first byte (the view tag) must equal view_tag' });
+    }
+  })
+  .transform((request) => ({
+    ...request,
+    // The record keeps the sealed note after the view tag (PROTOCOL.md section 6).
+    metadata: request.metadata === undefined ? undefined : request.metadata.length === 93 ? request.metadata.subarray(1) : request.metadata,
+  }))
   .describe('PublishAnnouncementRequest');
 
 export type PublishAnnouncementRequest = z.output<typeof publishAnnouncementRequest>;

@@ -6,14 +6,46 @@ import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
 import { hexBytes, hexOutput, optional, scanMode, unixTimestamp, viewTag } from './fields.ts';
 
+/** Decimal digits of an unsigned integer below 2^bits, as a bigint. */
+function unsignedDecimal(bits: number, description: string) {
+  return z
+    .union([z.string().trim().regex(/^\d{1,78}$/, 'must be a decimal integer'), z.int().min(0)])
+    .transform((value) => BigInt(value))
+    .refine((value) => value < 2n ** BigInt(bits), `must be below 2^${bits}`)
+    .describe(description);
+}
+
+/** The sealed note's fields (PROTOCOL.md section 8); each absent one is sealed as zero. */
+export const noteInput = z
+  .object({
+    tx_hash: optional(hexBytes(32, 'Transaction that paid, when it differs from the announcing one (32 bytes)')),
+    amount: optional(unsignedDecimal(256, 'Amount paid in base units (wei, or the token\'s smallest unit), decimal')),
+    chain_id: optional(unsignedDecimal(64, 'EIP-155 id of the chain that holds the funds, decimal')),
+  })
+  .describe('Note sealed for the recipient (only they can open it): what was paid, where');
+
+/** An opened note in responses (PROTOCOL.md section 8): null fields were absent (zero). */
+export const openedNoteJson = z
+  .object({
+    tx_hash: z.string().nullable().describe('0x + 64 hex, or null'),
+    amount: z.string().nullable().describe('Base units, decimal, or null'),
+    chain_id: z.string().nullable().describe('EIP-155 chain id, decimal, or null'),
+  })
+  .describe('OpenedNote');
+
+export type OpenedNoteJson = z.output<typeof openedNoteJson>;
+
 export const createStealthRequest = z
   .object({
     meta_address: z
       .string()
       .describe('Recipient meta-address: hex (0x optional) or the ERC-5564 URI st:<chain>:0x<hex> (PROTOCOL.md section 3)'),
     channel_id: optional(z.string()).describe('Accepted for compatibility and ignored'),
+    note: optional(noteInput),
   })
   .describe('CreateStealthRequest');
+
+export type CreateStealthRequest = z.output<typeof createStealthRequest>;
 
 export const createStealthResponse = z
   .object({
@@ -22,6 +54,9 @@ export const createStealthResponse = z
     ephemeral_ciphertext: hexOutput('ML-KEM-768 ciphertext (1088 bytes): publish it as ephemeral_key'),
     view_tag: z.int().min(0).max(255).describe('View tag: publish it with the ciphertext'),
     announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call)'),
+    metadata: hexOutput(
+      'ERC-5564 metadata to announce on chain (PROTOCOL.md sections 7 and 8, 93 bytes): the view tag, then the sealed note (the request\'s note, or an empty one). Only the recipient can open the note',
+    ),
   })
   .describe('CreateStealthResponse');
 
@@ -56,6 +91,14 @@ export const discoveryJson = z
     stealth_sk: hexOutput('One-time secret p (32 bytes). Secret: spends the payment').optional(),
     eth_private_key: z.string().describe('0x + p, the form EVM wallets import. Secret').optional(),
     shared_secret: hexOutput('View-only scans: shared secret K (32 bytes), from which the key holder derives p').optional(),
+    stealth_address_announced: z.string().nullable().describe('The stealth address the announcement named (chain events), or null'),
+    stealth_address_mismatch: z
+      .boolean()
+      .describe('true when the announced stealth address differs from the derived one: a buggy or hostile sender; the funds are at stealth_address'),
+    note_status: z.enum(['absent', 'opened', 'unreadable']).describe('Whether the announcement carried a sealed note, and whether it opened'),
+    note: openedNoteJson.nullable().describe('The opened note, or null'),
+    block_number: z.int().nullable().describe('Block of the chain event, or null for HTTP publishes'),
+    log_index: z.int().nullable().describe('Log index of the chain event in its block, or null'),
   })
   .describe('Discovery');
 

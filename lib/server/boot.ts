@@ -5,11 +5,13 @@
  * "Configuration"): better no server than one running with a silently weakened setting. The
  * registry is opened eagerly so the first request does not pay for it; a registry that cannot
  * be opened does not stop the server (it may be a database that comes up later): /health
- * reports `degraded` and requests that need it answer 503 until it opens.
+ * reports `degraded` and requests that need it answer 503 until it opens. With `CHAIN_RPC_URL`
+ * set, the chain indexer starts here (lib/server/chain.ts).
  */
 import { ConfigError } from '../config.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
+import { startChainIndexer } from './chain.ts';
 import { getRegistry } from './registry.ts';
 import { processSingleton } from './singleton.ts';
 
@@ -30,6 +32,9 @@ export async function boot(): Promise<void> {
     }
     throw error;
   }
+  // Before the registry opens, so that on shutdown the indexer stops (and frees its lease) before
+  // the registry closes: shutdown hooks run in the order they were registered.
+  startChainIndexer();
   try {
     const store = await getRegistry();
     log('info', 'registry open', { kind: store.kind });

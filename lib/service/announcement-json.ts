@@ -16,5 +16,9 @@ export function announcementToJson(row: StoredAnnouncement): AnnouncementJson {
     tx_hash: row.txHash,
     amount: row.amount,
     chain: row.chain,
+    stealth_address: row.stealthAddress,
+    metadata: row.metadata === null ? null : bytesToHex(row.metadata),
+    block_number: row.blockNumber,
+    log_index: row.logIndex,
   };
 }

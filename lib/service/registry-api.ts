@@ -28,6 +28,7 @@ export async function publishAnnouncement(store: RegistryStore, request: Publish
     channelId: request.channel_id ?? null,
     amount: request.amount ?? null,
     chain: request.chain ?? null,
+    metadata: request.metadata ?? null,
   });
   return { id: stored.id, success: true };
 }

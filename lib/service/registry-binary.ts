@@ -3,9 +3,10 @@
  * in the page format of sdk/src/announcement-binary.ts, for streaming scans.
  *
  * Caching: the binary page carries no registry total, so a page read with an `after_id`
- * cursor that came back full (as many rows as `limit`) can never change: ids only grow and rows
- * are never edited or deleted. Such pages are `public, max-age=1 year, immutable`; every other
- * page may still grow and must be revalidated (`no-cache`). Every page has a strong ETag (the
+ * cursor that came back full (as many rows as `limit`) and holds only HTTP-published rows can
+ * never change: ids only grow and such rows are never deleted. Those pages are `public,
+ * max-age=1 year, immutable`; every other page may still grow, or lose chain rows to a
+ * reorganisation, and must be revalidated (`no-cache`). Every page has a strong ETag (the
  * hash of its bytes) and `If-None-Match` answers 304.
  */
 import { createHash } from 'node:crypto';
@@ -25,7 +26,8 @@ export type BinaryPageRequest = { afterId: number | undefined; offset: number; l
 export function binaryPageResponse(request: Request, rows: StoredAnnouncement[], page: BinaryPageRequest): Response {
   const body = encodeAnnouncementPage(rows);
   const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
-  const complete = page.afterId !== undefined && page.offset === 0 && rows.length === page.limit;
+  // A reorganisation may remove chain rows, so a page holding one may still change.
+  const complete = page.afterId !== undefined && page.offset === 0 && rows.length === page.limit && rows.every((row) => row.blockNumber === null);
   const headers = {
     'Content-Type': ANNOUNCEMENT_PAGE_MEDIA_TYPE,
     ETag: etag,

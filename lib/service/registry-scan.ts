@@ -8,9 +8,9 @@
  * cursor, so memory stays bounded by one page whatever the registry's size, and announcements
  * published during the scan are not skipped or read twice.
  */
-import { bytesToHex, createScanner, type Discovery } from '@wraith-pq/sdk';
+import { bytesToHex, createScanner, type Discovery, type PaymentNote } from '@wraith-pq/sdk';
 import type { AnnouncementFilter, RegistryStore, StoredAnnouncement } from '../registry/store.ts';
-import type { DiscoveryJson, ScanRequest, ScanResponse } from '../schemas/stealth.ts';
+import type { DiscoveryJson, OpenedNoteJson, ScanRequest, ScanResponse } from '../schemas/stealth.ts';
 
 /** Announcements read from the store per page. */
 export const SCAN_PAGE_SIZE = 1000;
@@ -83,6 +83,12 @@ function discoveryToJson(discovery: Discovery<StoredAnnouncement>): DiscoveryJso
     tx_hash: row.txHash,
     amount: row.amount,
     chain: row.chain,
+    stealth_address_announced: row.stealthAddress,
+    stealth_address_mismatch: discovery.stealthAddressMismatch,
+    note_status: discovery.noteStatus,
+    note: noteToJson(discovery.note),
+    block_number: row.blockNumber,
+    log_index: row.logIndex,
   };
   if (discovery.stealthSecretKey !== undefined) {
     const p = bytesToHex(discovery.stealthSecretKey);
@@ -91,4 +97,14 @@ function discoveryToJson(discovery: Discovery<StoredAnnouncement>): DiscoveryJso
   }
   if (discovery.sharedSecret !== undefined) json.shared_secret = bytesToHex(discovery.sharedSecret);
   return json;
+}
+
+/** A sealed note opened by the scanner, in JSON (PROTOCOL.md section 8): decimal strings, null for absent fields. */
+export function noteToJson(note: PaymentNote | null): OpenedNoteJson | null {
+  if (note === null) return null;
+  return {
+    tx_hash: note.txHash,
+    amount: note.amount === null ? null : note.amount.toString(),
+    chain_id: note.chainId === null ? null : note.chainId.toString(),
+  };
 }

@@ -1,15 +1,25 @@
 /**
- * POST /api/v1/stealth/create (PROTOCOL.md section 4): a one-time payment to a meta-address and
- * the announcement to publish for it. Publishes nothing: the sender pays first, then publishes
+ * POST /api/v1/stealth/create (PROTOCOL.md sections 4, 7 and 8): a one-time payment to a
+ * meta-address, the announcement to publish for it and the ERC-5564 metadata to announce on chain. Publishes nothing: the sender pays first, then publishes
  * with the transaction hash. Meta-address errors come from the SDK with the codes
  * INVALID_META_ADDRESS / LEGACY_META_ADDRESS, which the API keeps.
  */
-import { bytesToHex, createStealthPayment } from '@wraith-pq/sdk';
-import type { CreateStealthResponse } from '../schemas/stealth.ts';
+import { announcementMetadata, bytesToHex, createStealthPayment } from '@wraith-pq/sdk';
+import type { CreateStealthRequest, CreateStealthResponse } from '../schemas/stealth.ts';
 
-/** @param nowSeconds Unix seconds for the announcement's timestamp. */
-export function createStealthPaymentJson(metaAddress: string, nowSeconds = Math.floor(Date.now() / 1000)): CreateStealthResponse {
-  const payment = createStealthPayment(metaAddress);
+/**
+ * The payment, and the ERC-5564 metadata that carries its sealed note (the request's, else an
+ * empty one, so announcements of this API all look alike on chain).
+ * @param nowSeconds Unix seconds for the announcement's timestamp.
+ */
+export function createStealthPaymentJson(request: CreateStealthRequest, nowSeconds = Math.floor(Date.now() / 1000)): CreateStealthResponse {
+  const payment = createStealthPayment(request.meta_address);
+  const note = request.note;
+  const metadata = announcementMetadata(payment, {
+    txHash: note?.tx_hash ?? null,
+    amount: note?.amount ?? null,
+    chainId: note?.chain_id ?? null,
+  });
   const ephemeralKey = bytesToHex(payment.ephemeralCiphertext);
   return {
     stealth_address: payment.stealthAddress,
@@ -25,6 +35,11 @@ export function createStealthPaymentJson(metaAddress: string, nowSeconds = Math.
       tx_hash: null,
       amount: null,
       chain: null,
+      stealth_address: payment.stealthAddress,
+      metadata: bytesToHex(metadata.subarray(1)), // the record keeps the note after the view tag (PROTOCOL.md section 6)
+      block_number: null,
+      log_index: null,
     },
+    metadata: bytesToHex(metadata),
   };
 }

@@ -63,7 +63,10 @@ describe('the sqlite registry file', () => {
       'USING INDEX announcements_timestamp_id (timestamp>? AND timestamp<?)',
     );
     expect(await plan('SELECT * FROM announcements WHERE 1 AND id > 500 ORDER BY id LIMIT 100')).toContain('USING INTEGER PRIMARY KEY (rowid>?)');
-    expect(await plan("SELECT * FROM announcements WHERE tx_hash_norm = '0xab'")).toMatch(/USING INDEX sqlite_autoindex_announcements_\d+ \(tx_hash_norm=\?\)/);
+    // The publish rule (any row with this tx_hash) and the indexer's dedup (tx_hash, log index).
+    expect(await plan("SELECT 1 FROM announcements WHERE tx_hash_norm = '0xab'")).toMatch(/INDEX announcements_chain_event \(tx_hash_norm=\?\)/);
+    expect(await plan("SELECT 1 FROM announcements WHERE tx_hash_norm = '0xab' AND log_index = 3")).toMatch(/INDEX announcements_chain_event \(tx_hash_norm=\? AND log_index=\?\)/);
+    expect(await plan('SELECT 1 FROM announcements WHERE block_number > 5')).toContain('announcements_block');
   });
 
   it('cannot be opened under a regular file, and says so with StoreUnavailableError', async () => {

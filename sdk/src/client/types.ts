@@ -27,6 +27,18 @@ export type HealthJson = {
   /** `null` when the registry is unreachable. */
   announcements_count: number | null;
   registry: { kind: 'memory' | 'sqlite' | 'postgres' | 'libsql'; ok: boolean };
+  /** The chain indexer (`CHAIN_RPC_URL`); null when no chain is configured or the registry is unreachable. */
+  chain: {
+    name: string;
+    /** Last block whose announcements are in the registry. */
+    indexed_block: number | null;
+    head_block: number | null;
+    lag_blocks: number | null;
+    /** This instance holds the indexer lease. */
+    indexing: boolean;
+    ok: boolean;
+    error: string | null;
+  } | null;
 };
 
 /** GET /api/v1/openapi.json: the OpenAPI 3.1 description of the server's API. */
@@ -71,13 +83,13 @@ export type AnnouncementJson = {
   tx_hash: string | null;
   amount: string | null;
   chain: string | null;
-  /** Chain events: the one-time address the announcement named (EIP-55). Absent on older servers. */
-  stealth_address?: string | null;
+  /** Chain events: the one-time address the announcement named (EIP-55). */
+  stealth_address: string | null;
   /** Hex of the 92-byte sealed note (PROTOCOL.md section 8), or null. */
-  metadata?: string | null;
+  metadata: string | null;
   /** Chain events: block and log index; null for HTTP publishes. */
-  block_number?: number | null;
-  log_index?: number | null;
+  block_number: number | null;
+  log_index: number | null;
 };
 
 /** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
@@ -140,13 +152,13 @@ export type DiscoveryJson = {
   /** View-only scans: the shared secret `K` (32 bytes). */
   shared_secret?: string | undefined;
   /** The stealth address the announcement named (chain events), or null. */
-  stealth_address_announced?: string | null;
+  stealth_address_announced: string | null;
   /** True when the announced stealth address differs from the derived one. */
-  stealth_address_mismatch?: boolean;
-  note_status?: 'absent' | 'opened' | 'unreadable';
-  note?: OpenedNoteJson | null;
-  block_number?: number | null;
-  log_index?: number | null;
+  stealth_address_mismatch: boolean;
+  note_status: 'absent' | 'opened' | 'unreadable';
+  note: OpenedNoteJson | null;
+  block_number: number | null;
+  log_index: number | null;
 };
 
 export type ScanStatsJson = {

@@ -13,7 +13,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   methods: {
     POST: endpoint({
       body: createStealthRequest,
-      handler: ({ body }) => createStealthPaymentJson(body.meta_address),
+      handler: ({ body }) => createStealthPaymentJson(body),
     }),
   },
 });

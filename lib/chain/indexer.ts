@@ -1,0 +1,247 @@
+/**
+ * The chain indexer: follows the ERC-5564 Announcer's events of the configured scheme into the
+ * registry (PROTOCOL.md sections 6 and 7, API.md `CHAIN_RPC_URL` / `INDEXER_*`).
+ *
+ * One tick, repeated:
+ * 1. take or renew the lease (`acquireIndexerLease`): of several instances sharing a registry,
+ *    one indexes at a time; when it dies its lease lapses after `INDEXER_LEASE_MS` and another
+ *    takes over from the block where the registry says it stopped;
+ * 2. check the newest checkpoint (the hash of the last indexed block) against the chain; when a
+ *    reorganisation replaced it, walk the checkpoints back to the newest block both agree on and
+ *    rewind the registry to it (`rewindIndexedRange`: rows of the removed blocks are undone);
+ * 3. fetch the announcements of the next range, at most `INDEXER_MAX_BLOCK_RANGE` blocks, ending
+ *    at most `INDEXER_CONFIRMATIONS` blocks behind the head, through the SDK's
+ *    `fetchAnnouncements` (ranges shrink when the provider refuses them; transient faults are
+ *    retried; no block is ever skipped). The range's last block is read before and after the
+ *    fetch: a different hash means the chain moved under the fetch, and the range is read again;
+ * 4. commit events, new cursor and checkpoint in one transaction fenced by the lease
+ *    (`commitIndexedRange`): a crash between two ticks loses and duplicates nothing, and an
+ *    instance whose lease lapsed cannot write.
+ * Any failure (provider down, database down, lease lost) ends the tick; the next one starts over
+ * from the registry's state after a backoff that grows to a minute. Nothing is skipped, ever.
+ */
+import { fetchAnnouncements, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
+import type { ChainConfig } from '../config.ts';
+import { log } from '../http/log.ts';
+import { IndexerLeaseLostError, type ChainEvent, type IndexerState, type RegistryStore } from '../registry/store.ts';
+import { chainErrorSummary, createChainClients, type ChainClients } from './rpc.ts';
+
+/** Longest pause after repeated failures. */
+const MAX_BACKOFF_MS = 60_000;
+const FIRST_BACKOFF_MS = 500;
+
+/** What /health reports about this instance's indexer. */
+export type IndexerStatus = {
+  /** True while this instance holds the lease and indexes. */
+  leader: boolean;
+  /** Last block whose announcements are in the registry (this instance's view), null before the first range. */
+  indexedBlock: number | null;
+  /** Newest chain head this instance has read, null before the first read. */
+  headBlock: number | null;
+  /** Consecutive failed ticks (0 when the last one worked) and the last failure, in words without values. */
+  failures: number;
+  lastError: string | null;
+  /** Unix ms of the last successful tick. */
+  lastSuccessAt: number | null;
+};
+
+export type Indexer = {
+  status(): IndexerStatus;
+  /** Finish the tick under way, release the lease, stop. */
+  stop(): Promise<void>;
+  /** Resolves when the registry covers the chain up to `block` (tests, benchmarks). */
+  waitForBlock(block: number, timeoutMs?: number): Promise<void>;
+};
+
+export type StartIndexerOptions = {
+  store: RegistryStore;
+  config: ChainConfig;
+  /** Timeout of each RPC call (UPSTREAM_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Names this instance in the lease (default: a random id). */
+  owner?: string;
+  clients?: ChainClients;
+};
+
+/** The lease and cursor key: one indexer state per chain, Announcer and scheme. */
+export function indexerKey(config: Pick<ChainConfig, 'name' | 'announcer' | 'schemeId'>): string {
+  return `${config.name}:${config.announcer.toLowerCase()}:${config.schemeId}`;
+}
+
+/** Start indexing in the background. */
+export function startIndexer(options: StartIndexerOptions): Indexer {
+  const { store, config } = options;
+  const key = indexerKey(config);
+  const owner = options.owner ?? `wraith-${globalThis.crypto.randomUUID()}`;
+  const clients = options.clients ?? createChainClients(config.rpcUrl, options.timeoutMs);
+  const controller = new AbortController();
+  const status: IndexerStatus = { leader: false, indexedBlock: null, headBlock: null, failures: 0, lastError: null, lastSuccessAt: null };
+  const waiters = new Set<{ block: number; resolve: () => void }>();
+
+  const wake = () => {
+    for (const waiter of waiters) {
+      if (status.indexedBlock !== null && status.indexedBlock >= waiter.block) {
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  };
+
+  /** One tick; returns how long to wait before the next. */
+  async function tick(): Promise<number> {
+    const state = await store.acquireIndexerLease(key, owner, config.leaseMs);
+    if (state === null) {
+      if (status.leader) log('info', 'indexer standing by: another instance holds the lease', { key });
+      status.leader = false;
+      // Check again well before the holder's lease could lapse unnoticed.
+      return Math.min(config.pollMs, Math.floor(config.leaseMs / 3));
+    }
+    if (!status.leader) log('info', 'indexer leading', { key, next_block: state.nextBlock ?? config.startBlock });
+    status.leader = true;
+
+    const nextBlock = state.nextBlock ?? config.startBlock;
+    status.indexedBlock = nextBlock - 1 >= config.startBlock ? nextBlock - 1 : null;
+    const head = Number(await clients.blockNumber());
+    status.headBlock = head;
+    const target = head - config.confirmations;
+    // Caught up: watch the newest indexed block for a reorganisation until there is more to read.
+    if (nextBlock > target) return (await undoReorganisation(state)) ? 0 : config.pollMs;
+    const toBlock = Math.min(target, nextBlock + config.maxBlockRange - 1);
+
+    const before = await clients.blockHash(toBlock);
+    const fetched = await fetchAnnouncements({
+      client: clients.logs,
+      fromBlock: BigInt(nextBlock),
+      toBlock: BigInt(toBlock),
+      schemeId: config.schemeId,
+      announcer: config.announcer,
+      maxBlockRange: BigInt(config.maxBlockRange),
+      chain: config.name,
+      signal: controller.signal,
+      retry: { timeoutMs: options.timeoutMs },
+    });
+    const after = await clients.blockHash(toBlock);
+    // The chain moved under the fetch: read the range again rather than store a mix of two forks.
+    if (before !== after) return 0;
+    // The range must extend the blocks already indexed; if a reorganisation replaced the newest of
+    // them, undo it first (the next tick reads the range again).
+    if (await undoReorganisation(state)) return 0;
+
+    const events = fetched.announcements.map(toChainEvent);
+    const result = await store.commitIndexedRange(key, owner, { fromBlock: nextBlock, toBlock, toBlockHash: after, events });
+    if (fetched.skipped > 0 || events.length > 0) {
+      log('info', 'indexed announcements', {
+        from_block: nextBlock,
+        to_block: toBlock,
+        stored: result.inserted,
+        completed: result.completed,
+        already_stored: result.existing,
+        skipped: fetched.skipped,
+      });
+    }
+    status.indexedBlock = toBlock;
+    wake();
+    return toBlock < target ? 0 : config.pollMs;
+  }
+
+  /**
+   * Compare the newest checkpoint with the chain; on a mismatch rewind to the newest checkpoint
+   * the chain still has (or to before the start block when none is left). True when it rewound.
+   */
+  async function undoReorganisation(state: IndexerState): Promise<boolean> {
+    const newest = state.checkpoints.at(-1);
+    if (newest === undefined || (await clients.blockHash(newest.blockNumber)) === newest.blockHash) return false;
+    let forkBlock = config.startBlock - 1;
+    for (let i = state.checkpoints.length - 2; i >= 0; i--) {
+      const checkpoint = state.checkpoints[i]!;
+      if ((await clients.blockHash(checkpoint.blockNumber)) === checkpoint.blockHash) {
+        forkBlock = checkpoint.blockNumber;
+        break;
+      }
+    }
+    const { removed } = await store.rewindIndexedRange(key, owner, forkBlock);
+    log('warn', 'chain reorganisation: indexed blocks undone', { after_block: forkBlock, undone_from: newest.blockNumber, removed });
+    status.indexedBlock = forkBlock >= config.startBlock ? forkBlock : null;
+    return true;
+  }
+
+  const running = (async () => {
+    let backoff = FIRST_BACKOFF_MS;
+    while (!controller.signal.aborted) {
+      let pause: number;
+      try {
+        pause = await tick();
+        status.failures = 0;
+        status.lastError = null;
+        status.lastSuccessAt = Date.now();
+        backoff = FIRST_BACKOFF_MS;
+      } catch (error) {
+        if (controller.signal.aborted) break;
+        if (error instanceof IndexerLeaseLostError) {
+          status.leader = false;
+          log('warn', 'indexer lease lost: another instance took over', { key });
+          pause = 0;
+        } else {
+          status.failures++;
+          status.lastError = chainErrorSummary(error);
+          log('warn', 'indexer tick failed; retrying', { error: status.lastError, failures: status.failures, retry_in_ms: backoff });
+          pause = backoff;
+          // Exponential with jitter, so instances that failed together do not retry together.
+          backoff = Math.min(MAX_BACKOFF_MS, Math.round(backoff * (1.5 + Math.random())));
+        }
+      }
+      if (pause > 0) await sleep(pause, controller.signal);
+    }
+  })();
+
+  return {
+    status: () => ({ ...status }),
+    async stop() {
+      controller.abort();
+      await running;
+      for (const waiter of waiters) waiter.resolve();
+      waiters.clear();
+      if (status.leader) await store.releaseIndexerLease(key, owner).catch(() => undefined);
+      status.leader = false;
+    },
+    waitForBlock(block, timeoutMs = 30_000) {
+      if (status.indexedBlock !== null && status.indexedBlock >= block) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = { block, resolve: () => (clearTimeout(timer), resolve()) };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`the indexer did not reach block ${block} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+  };
+}
+
+/** The registry's form of a decoded Announcer event. */
+export function toChainEvent(announcement: ChainAnnouncement): ChainEvent {
+  return {
+    ephemeralKey: announcement.ephemeralKey,
+    viewTag: announcement.viewTag,
+    txHash: announcement.txHash,
+    logIndex: announcement.logIndex,
+    blockNumber: announcement.blockNumber,
+    timestamp: announcement.timestamp,
+    stealthAddress: announcement.stealthAddress,
+    metadata: announcement.metadata,
+    chain: announcement.chain ?? null,
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

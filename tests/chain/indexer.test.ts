@@ -1,0 +1,270 @@
+/**
+ * The chain indexer (lib/chain/indexer.ts) on a real chain: anvil with the ERC-5564 Announcer at
+ * its canonical address, real transactions from dev accounts, the registry in SQLite files (a
+ * restart reopens the same file) and in PostgreSQL (two instances, one lease). Reorganisations
+ * are made with anvil_reorg, provider faults by a fault-injecting proxy in front of anvil.
+ *
+ * The reference in every test is the chain itself: the set of valid announcements that
+ * `fetchAnnouncements` reads straight from anvil, compared with what the registry holds.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createStealthPayment, generateKeys, type PaymentNoteInput } from '@wraith-pq/sdk';
+import { ANNOUNCER_ADDRESS, fetchAnnouncements } from '@wraith-pq/sdk/evm';
+import type { ChainConfig } from '../../lib/config.ts';
+import { startIndexer, type Indexer } from '../../lib/chain/indexer.ts';
+import { createSqliteStore } from '../../lib/registry/sqlite.ts';
+import { createPostgresStore } from '../../lib/registry/postgres.ts';
+import type { RegistryStore, StoredAnnouncement } from '../../lib/registry/store.ts';
+import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
+import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
+import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
+import { temporaryDirectory } from '../helpers/server.ts';
+
+const recipient = generateKeys();
+const stranger = generateKeys();
+
+let chain: AnnouncerChain;
+const cleanups: (() => Promise<void> | void)[] = [];
+beforeAll(async () => {
+  chain = await startAnnouncerChain();
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function chainConfig(overrides: Partial<ChainConfig> = {}): ChainConfig {
+  return {
+    rpcUrl: chain.rpcUrl,
+    name: 'anvil',
+    announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
+    schemeId: 1000n,
+    startBlock: 0,
+    confirmations: 0,
+    pollMs: 50,
+    maxBlockRange: 3,
+    leaseMs: 2_000,
+    ...overrides,
+  };
+}
+
+async function sqliteStore(): Promise<{ url: string; store: RegistryStore }> {
+  const dir = temporaryDirectory('wraith-indexer-');
+  const url = `file:${dir.path}/registry.db`;
+  const store = await createSqliteStore(url);
+  cleanups.push(async () => {
+    await store.close().catch(() => undefined);
+    dir.remove();
+  });
+  return { url, store };
+}
+
+function run(store: RegistryStore, config = chainConfig(), owner?: string, timeoutMs = 2_000): Indexer {
+  const indexer = startIndexer({ store, config, timeoutMs, ...(owner === undefined ? {} : { owner }) });
+  cleanups.push(() => indexer.stop());
+  return indexer;
+}
+
+/** Announce a payment to `keys` (one block, automine). */
+async function pay(keys = recipient, note?: PaymentNoteInput) {
+  const payment = createStealthPayment(keys.metaAddress);
+  const receipt = await chain.announce(payment, note);
+  return { payment, receipt };
+}
+
+/** Every row of the registry, in id order. */
+async function allRows(store: RegistryStore): Promise<StoredAnnouncement[]> {
+  const rows: StoredAnnouncement[] = [];
+  for (;;) {
+    const { announcements } = await store.list({}, { limit: 1000, afterId: rows.at(-1)?.id ?? 0 });
+    rows.push(...announcements);
+    if (announcements.length < 1000) return rows;
+  }
+}
+
+/** `tx:logIndex:ciphertext-prefix` of each valid announcement on the canonical chain now. */
+async function canonicalAnnouncements(): Promise<string[]> {
+  const head = await chain.blockNumber();
+  const { announcements } = await fetchAnnouncements({ client: chain.publicClient, fromBlock: 0n, toBlock: head });
+  return announcements.map((a) => `${a.txHash.toLowerCase()}:${a.logIndex}:${Buffer.from(a.ephemeralKey.subarray(0, 8)).toString('hex')}`).sort();
+}
+
+function registryAnnouncements(rows: StoredAnnouncement[]): string[] {
+  return rows
+    .filter((row) => row.logIndex !== null)
+    .map((row) => `${row.txHash.toLowerCase()}:${row.logIndex}:${Buffer.from(row.ephemeralKey.subarray(0, 8)).toString('hex')}`)
+    .sort();
+}
+
+async function caughtUp(indexer: Indexer): Promise<void> {
+  await indexer.waitForBlock(Number(await chain.blockNumber()), 60_000);
+}
+
+describe('the chain indexer', () => {
+  it('stores announcements of the configured scheme with their block, log index, stealth address and sealed note', async () => {
+    const { store } = await sqliteStore();
+    const { payment, receipt } = await pay(recipient, { amount: 5n * 10n ** 17n, chainId: 31337n });
+    const indexer = run(store);
+    await caughtUp(indexer);
+    const row = (await allRows(store)).find((r) => r.txHash.toLowerCase() === receipt.transactionHash);
+    expect(row).toMatchObject({
+      viewTag: payment.viewTag,
+      blockNumber: Number(receipt.blockNumber),
+      stealthAddress: payment.stealthAddress,
+      chain: 'anvil',
+      amount: null,
+    });
+    expect(Buffer.from(row!.ephemeralKey).equals(Buffer.from(payment.ephemeralCiphertext))).toBe(true);
+    expect(row!.metadata).toHaveLength(92);
+    // The row's timestamp is its block's, not the time it was indexed.
+    const block = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+    expect(row!.timestamp).toBe(Number(block.timestamp));
+  });
+
+  it('skips junk events (other schemes, wrong lengths, other announcers) and never stores them', async () => {
+    const { store } = await sqliteStore();
+    const { payment } = await pay(stranger);
+    const c = payment.ephemeralCiphertext;
+    const stealthAddress = payment.stealthAddress;
+    await chain.announceRaw({ schemeId: 1n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array([payment.viewTag]) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c.subarray(0, 1087), metadata: new Uint8Array([1]) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array(2) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array(94) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: new Uint8Array(1088), metadata: new Uint8Array(1) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array([9]) }, { announcer: chain.otherAnnouncer });
+    const indexer = run(store);
+    await caughtUp(indexer);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements());
+    // Only well-formed scheme-1000 events of the canonical Announcer are there.
+    for (const row of await allRows(store)) {
+      expect(row.ephemeralKey).toHaveLength(1088);
+      expect(row.metadata === null || row.metadata.length === 92).toBe(true);
+    }
+  });
+
+  it('stores both announcements of one transaction', async () => {
+    const { store } = await sqliteStore();
+    const first = createStealthPayment(recipient.metaAddress);
+    const second = createStealthPayment(recipient.metaAddress);
+    const receipt = await chain.announceMany(
+      [first, second].map((p) => ({
+        schemeId: 1000n,
+        stealthAddress: p.stealthAddress,
+        ephemeralPubKey: p.ephemeralCiphertext,
+        metadata: new Uint8Array([p.viewTag]),
+      })),
+    );
+    const indexer = run(store);
+    await caughtUp(indexer);
+    const rows = (await allRows(store)).filter((r) => r.txHash.toLowerCase() === receipt.transactionHash);
+    expect(rows.map((r) => r.stealthAddress)).toEqual([first.stealthAddress, second.stealthAddress]);
+    expect(new Set(rows.map((r) => r.logIndex)).size).toBe(2);
+  });
+
+  it('resumes after a restart exactly where it stopped: nothing lost, nothing stored twice', async () => {
+    const { url, store } = await sqliteStore();
+    for (let i = 0; i < 8; i++) await pay(i % 2 ? recipient : stranger);
+    const first = run(store, chainConfig({ maxBlockRange: 2 }), 'first');
+    const head = Number(await chain.blockNumber());
+    await first.waitForBlock(Math.floor(head / 2), 60_000);
+    await first.stop();
+    await store.close();
+    for (let i = 0; i < 3; i++) await pay();
+
+    const reopened = await createSqliteStore(url);
+    cleanups.push(() => reopened.close());
+    const second = run(reopened, chainConfig({ maxBlockRange: 2 }), 'second');
+    await caughtUp(second);
+    const rows = await allRows(reopened);
+    expect(registryAnnouncements(rows)).toEqual(await canonicalAnnouncements());
+    expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+  });
+
+  it('undoes the rows of blocks a reorganisation removed, so the registry equals the canonical chain', async () => {
+    const { store } = await sqliteStore();
+    await pay();
+    const indexer = run(store);
+    await caughtUp(indexer);
+    const doomed = [await pay(), await pay()];
+    await caughtUp(indexer);
+    const before = (await allRows(store)).map((r) => r.txHash.toLowerCase());
+    for (const { receipt } of doomed) expect(before).toContain(receipt.transactionHash);
+
+    await chain.reorg(2); // the last two blocks, each holding one of `doomed`, become empty blocks
+    const after = await pay(); // a new block on the new chain
+    await indexer.waitForBlock(Number(after.receipt.blockNumber), 60_000);
+    const rows = await allRows(store);
+    const hashes = rows.map((r) => r.txHash.toLowerCase());
+    for (const { receipt } of doomed) expect(hashes).not.toContain(receipt.transactionHash);
+    expect(hashes).toContain(after.receipt.transactionHash);
+    expect(registryAnnouncements(rows)).toEqual(await canonicalAnnouncements());
+    // The per-tag counts follow the deletions.
+    expect((await store.stats()).totalAnnouncements).toBe(rows.length);
+  });
+
+  it('yields the exact set through a provider that fails 30 % of calls and refuses ranges over 2 blocks', async () => {
+    const { store } = await sqliteStore();
+    for (let i = 0; i < 6; i++) await pay(i % 3 ? stranger : recipient);
+    const proxy = await startRpcFaultProxy({ target: chain.rpcUrl, failureRate: 0.3, maxLogRange: 2, seed: 7, hangMs: 1_000 });
+    cleanups.push(() => proxy.close());
+    // Calls time out after 400 ms, so hung ones are retried quickly.
+    const indexer = run(store, chainConfig({ rpcUrl: proxy.url, maxBlockRange: 50 }), undefined, 400);
+    await caughtUp(indexer);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements());
+    expect(proxy.stats.refusedRanges).toBeGreaterThan(0);
+    expect(Object.values(proxy.stats.failed).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+
+  it('keeps retrying while the provider is down and catches up once it is back, skipping nothing', async () => {
+    const { store } = await sqliteStore();
+    const proxy = await startRpcFaultProxy({ target: chain.rpcUrl, failureRate: 1, modes: ['5xx'] });
+    cleanups.push(() => proxy.close());
+    await pay();
+    const indexer = run(store, chainConfig({ rpcUrl: proxy.url }), undefined, 400);
+    await expect.poll(() => indexer.status().failures, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(indexer.status().lastError).not.toMatch(/127\.0\.0\.1|http:/); // no URL in what /health shows
+    proxy.configure({ failureRate: 0 });
+    await caughtUp(indexer);
+    expect(indexer.status().failures).toBe(0);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements());
+  });
+});
+
+const postgresAvailable = postgresOrSkip();
+
+describe.skipIf(!postgresAvailable)(`two instances on one PostgreSQL registry${postgresAvailable ? '' : ` (${POSTGRES_MISSING})`}`, () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  });
+  afterAll(() => cluster?.destroy());
+
+  it('index once: one leads, the other takes over when the leader dies, and every announcement is stored exactly once', async () => {
+    const url = await cluster.freshSchema();
+    const storeA = await createPostgresStore(url, { timeoutMs: 2_000 });
+    const storeB = await createPostgresStore(url, { timeoutMs: 2_000 });
+    cleanups.push(() => storeB.close());
+    for (let i = 0; i < 4; i++) await pay();
+    const config = chainConfig({ leaseMs: 1_500 });
+    const a = run(storeA, config, 'instance-a');
+    await caughtUp(a);
+    const b = run(storeB, config, 'instance-b');
+    // Both running: exactly one leads.
+    for (let i = 0; i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect([a.status().leader, b.status().leader].filter(Boolean)).toHaveLength(1);
+    }
+    expect(a.status().leader).toBe(true);
+
+    // The leader dies (its database connections go away without releasing the lease).
+    await storeA.close();
+    for (let i = 0; i < 4; i++) await pay();
+    await caughtUp(b);
+    expect(b.status().leader).toBe(true);
+    const rows = await allRows(storeB);
+    expect(registryAnnouncements(rows)).toEqual(await canonicalAnnouncements());
+    expect(new Set(registryAnnouncements(rows)).size).toBe(rows.length);
+  });
+});
