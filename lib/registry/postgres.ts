@@ -3,7 +3,8 @@
  * the store several instances share.
  *
  * Same contract as the memory and SQLite stores (store.ts, PROTOCOL.md section 6), under
- * concurrency between processes: the unique `tx_hash_norm` index decides duplicates, ids come
+ * concurrency between processes: partial unique indexes on `tx_hash_norm` (HTTP rows) and
+ * (`tx_hash_norm`, `log_index`) (chain events) decide duplicates, ids come
  * from a counter row incremented in the publish statement itself (postgres-schema.ts explains
  * why not a sequence: ids become visible in id order, so `after_id` cursors never skip a row,
  * and there are no gaps), and each list answers from one statement, so its page and `total`

@@ -13,12 +13,18 @@
  * pool buys no parallelism inside one process; `busy_timeout` covers other processes on
  * the same file.
  *
- * Uniqueness (PROTOCOL.md section 6) is the `tx_hash_norm` UNIQUE constraint, checked by
- * the database inside the insert, so concurrent publishes of one tx_hash (from any number
- * of processes) store exactly one; the constraint error becomes DuplicateAnnouncementError.
- * The insert is deliberately not `ON CONFLICT DO NOTHING`: SQLite still advances the
- * AUTOINCREMENT counter for a skipped row, leaving a gap in the ids for every rejected
- * duplicate, while a failed statement rolls the counter back.
+ * Uniqueness (PROTOCOL.md section 6): an HTTP publish inserts only where no row has its
+ * normalised tx_hash (`INSERT ... SELECT ... WHERE NOT EXISTS`, one statement, so concurrent
+ * publishes from any number of processes store exactly one; the partial unique index on HTTP
+ * rows backs it up). Chain events are unique by (tx_hash_norm, log_index). Neither is
+ * `ON CONFLICT DO NOTHING`: SQLite still advances the AUTOINCREMENT counter for a skipped row,
+ * leaving a gap in the ids for every rejected duplicate, while a statement that selects no row
+ * to insert leaves it alone.
+ *
+ * The chain indexer's writes (commitIndexedRange, rewindIndexedRange) are single write batches,
+ * fenced by the lease through `indexer_fence` (sqlite-schema.ts, version 3), with the events
+ * passed as one JSON array read by `json_each`: a range of thousands of events is three
+ * statements, not thousands.
  *
  * Query plans (EXPLAIN QUERY PLAN, SQLite 3.45 in libsql), so deep pages by `afterId` stay cheap:
  * - everything + afterId: `SEARCH announcements USING INTEGER PRIMARY KEY (rowid>?)`

@@ -28,6 +28,7 @@ describe('GET /health', () => {
       uptime_seconds: expect.any(Number),
       announcements_count: 1,
       registry: { kind: 'memory', ok: true },
+      chain: null, // no CHAIN_RPC_URL
     });
     expect(Number.isInteger(response.json.uptime_seconds)).toBe(true);
   });

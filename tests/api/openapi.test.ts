@@ -89,8 +89,10 @@ describe('the OpenAPI document', () => {
 
   it('states the errors each operation can answer, with Retry-After on 429', () => {
     const publish = document.paths['/api/v1/registry/announcements']!['post']!['responses'] as Record<string, any>;
-    expect(Object.keys(publish)).toEqual(['201', '400', '401', '409', '413', '415', '429', '500', '503']);
+    expect(Object.keys(publish)).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '502', '503', '504']);
     expect(publish['409'].description).toContain('DUPLICATE_ANNOUNCEMENT');
+    expect(publish['403'].description).toContain('PUBLISH_CLOSED');
+    expect(publish['422'].description).toContain('TX_NOT_VERIFIED');
     expect(publish['429'].headers).toHaveProperty('Retry-After');
     expect(document.paths['/api/v1/registry/announcements']!['post']!['security']).toContainEqual({ apiKey: [] });
     expect(document.paths['/api/v1/stealth/scan']!['post']!['x-secret-keys']).toBe(true);

@@ -44,6 +44,10 @@ describe('binary registry pages', () => {
       tx_hash: r.txHash,
       amount: r.amount,
       chain: r.chain,
+      stealth_address: r.stealthAddress,
+      metadata: r.metadata ? bytesToHex(r.metadata) : null,
+      block_number: r.blockNumber,
+      log_index: r.logIndex,
     }));
     expect(rows).toEqual(json);
   });

@@ -47,6 +47,11 @@ describe('POST /api/v1/registry/announcements', () => {
       tx_hash: '0xABCDEF',
       amount: '0.25 ETH',
       chain: 'ethereum',
+      // Published over HTTP: no chain event behind it, no sealed note sent.
+      stealth_address: null,
+      metadata: null,
+      block_number: null,
+      log_index: null,
     });
     expect(row.timestamp).toBeGreaterThanOrEqual(before);
   });
@@ -118,7 +123,7 @@ describe('GET /api/v1/registry/announcements', () => {
     expect(response.json.total).toBe(3);
     expect(response.json.announcements.map((a: { id: number }) => a.id)).toEqual([1, 2, 3]);
     expect(Object.keys(response.json.announcements[0]).sort()).toEqual(
-      ['amount', 'chain', 'channel_id', 'ephemeral_key', 'id', 'tx_hash', 'timestamp', 'view_tag'].sort(),
+      ['amount', 'chain', 'channel_id', 'ephemeral_key', 'id', 'tx_hash', 'timestamp', 'view_tag', 'stealth_address', 'metadata', 'block_number', 'log_index'].sort(),
     );
   });
 

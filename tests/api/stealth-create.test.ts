@@ -21,7 +21,10 @@ describe('POST /api/v1/stealth/create', () => {
     const before = Math.floor(Date.now() / 1000);
     const payment = await createPayment(keys.meta_address);
     const after = Math.floor(Date.now() / 1000);
-    expect(Object.keys(payment).sort()).toEqual(['announcement', 'ephemeral_ciphertext', 'stealth_address', 'stealth_sui_address', 'view_tag']);
+    expect(Object.keys(payment).sort()).toEqual(['announcement', 'ephemeral_ciphertext', 'metadata', 'stealth_address', 'stealth_sui_address', 'view_tag']);
+    // ERC-5564 metadata: the view tag, then a sealed (here empty) note: 93 bytes.
+    expect(payment.metadata).toMatch(/^[0-9a-f]{186}$/);
+    expect(parseInt(payment.metadata.slice(0, 2), 16)).toBe(payment.view_tag);
     expect(payment.stealth_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(payment.stealth_sui_address).toMatch(/^0x[0-9a-f]{64}$/);
     expect(payment.ephemeral_ciphertext).toMatch(new RegExp(`^[0-9a-f]{${CIPHERTEXT_BYTES * 2}}$`));
@@ -35,6 +38,10 @@ describe('POST /api/v1/stealth/create', () => {
       tx_hash: null,
       amount: null,
       chain: null,
+      stealth_address: payment.stealth_address,
+      metadata: payment.metadata.slice(2),
+      block_number: null,
+      log_index: null,
     });
     expect(timestamp).toBeGreaterThanOrEqual(before);
     expect(timestamp).toBeLessThanOrEqual(after);

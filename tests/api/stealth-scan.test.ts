@@ -58,7 +58,41 @@ describe('POST /api/v1/stealth/scan', () => {
       chain: 'ethereum',
       stealth_sk: expect.stringMatching(/^[0-9a-f]{64}$/),
       eth_private_key: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      stealth_address_announced: null,
+      stealth_address_mismatch: false,
+      note_status: 'absent', // published without metadata
+      note: null,
+      block_number: null,
+      log_index: null,
     }); // exactly these fields: with spending_sk, the key and no shared secret
+  });
+
+  it('opens the note sealed at create and published as metadata; a corrupted note is reported unreadable, not dropped', async () => {
+    const keys = await generateKeys();
+    const note = { tx_hash: `0x${'5d'.repeat(32)}`, amount: '250000000', chain_id: '8453' };
+    const created = (await request('create', 'POST', { body: { meta_address: keys.meta_address, note } })).json;
+    const sealedId = await publish(created, { metadata: created.metadata });
+    const tampered = (await request('create', 'POST', { body: { meta_address: keys.meta_address, note } })).json;
+    const flipped = tampered.metadata.slice(0, 100) + (tampered.metadata[100] === '0' ? '1' : '0') + tampered.metadata.slice(101);
+    const tamperedId = await publish(tampered, { metadata: flipped });
+    const { discoveries } = (await scan(scanKeys(keys))).json;
+    expect(discoveries.find((d: { announcement_id: number }) => d.announcement_id === sealedId)).toMatchObject({ note_status: 'opened', note });
+    expect(discoveries.find((d: { announcement_id: number }) => d.announcement_id === tamperedId)).toMatchObject({
+      stealth_address: tampered.stealth_address,
+      note_status: 'unreadable',
+      note: null,
+    });
+  });
+
+  it('refuses published metadata whose view tag byte is not the announcement\'s view tag', async () => {
+    const keys = await generateKeys();
+    const created = (await request('create', 'POST', { body: { meta_address: keys.meta_address } })).json;
+    const otherTag = ((created.view_tag + 1) % 256).toString(16).padStart(2, '0');
+    const response = await request('announcements', 'POST', {
+      body: { ephemeral_key: created.ephemeral_ciphertext, view_tag: created.view_tag, tx_hash: txHash(), metadata: otherTag + created.metadata.slice(2) },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.details).toContainEqual(expect.objectContaining({ path: 'metadata' }));
   });
 
   it('returns a private key that controls the stealth address', async () => {
@@ -79,7 +113,10 @@ describe('POST /api/v1/stealth/scan', () => {
     await publish(payment);
     const [found] = (await scan(scanKeys(keys, true))).json.discoveries;
     expect(Object.keys(found).sort()).toEqual(
-      ['stealth_address', 'stealth_sui_address', 'announcement_id', 'timestamp', 'channel_id', 'tx_hash', 'amount', 'chain', 'shared_secret'].sort(),
+      [
+        'stealth_address', 'stealth_sui_address', 'announcement_id', 'timestamp', 'channel_id', 'tx_hash', 'amount', 'chain', 'shared_secret',
+        'stealth_address_announced', 'stealth_address_mismatch', 'note_status', 'note', 'block_number', 'log_index',
+      ].sort(),
     );
     expect(found.shared_secret).toMatch(/^[0-9a-f]{64}$/);
     const derived = deriveStealthAddress({ spendingPublicKey: keys.spending_pk, sharedSecret: found.shared_secret });

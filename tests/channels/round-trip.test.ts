@@ -66,6 +66,9 @@ describe('channel create → discover', () => {
         announcement_id: created.announcement.id,
         amount: '12.5',
         token: 'USDC',
+        // Sealed for the recipient: 12.5 USDC in base units (6 decimals) on the channel contracts' chain (Sepolia).
+        note_status: 'opened',
+        note: { tx_hash: null, amount: '12500000', chain_id: '11155111' },
       },
     ]);
   });
