@@ -16,7 +16,9 @@
  *    fetch: a different hash means the chain moved under the fetch, and the range is read again;
  * 4. commit events, new cursor and checkpoint in one transaction fenced by the lease
  *    (`commitIndexedRange`): a crash between two ticks loses and duplicates nothing, and an
- *    instance whose lease lapsed cannot write.
+ *    instance whose lease lapsed cannot write. While it commits, the next range is already read
+ *    (its checks of step 3 happen when the next tick takes it), so the provider and the
+ *    database work at the same time.
  * Any failure (provider down, database down, lease lost) ends the tick; the next one starts over
  * from the registry's state after a backoff that grows to a minute. Nothing is skipped, ever.
  */
@@ -108,18 +110,10 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     if (nextBlock > target) return (await undoReorganisation(state)) ? 0 : config.pollMs;
     const toBlock = Math.min(target, nextBlock + config.maxBlockRange - 1);
 
-    const before = await clients.blockHash(toBlock);
-    const fetched = await fetchAnnouncements({
-      client: clients.logs,
-      fromBlock: BigInt(nextBlock),
-      toBlock: BigInt(toBlock),
-      schemeId: config.schemeId,
-      announcer: config.announcer,
-      maxBlockRange: BigInt(config.maxBlockRange),
-      chain: config.name,
-      signal: controller.signal,
-      retry: { timeoutMs: options.timeoutMs },
-    });
+    // The range read ahead during the last commit, when it is this one; else read it now.
+    const read = readAhead !== undefined && readAhead.fromBlock === nextBlock && readAhead.toBlock === toBlock ? readAhead : readRange(nextBlock, toBlock);
+    readAhead = undefined;
+    const { before, fetched } = await read.result;
     const after = await clients.blockHash(toBlock);
     // The chain moved under the fetch: read the range again rather than store a mix of two forks.
     if (before !== after) return 0;
@@ -128,6 +122,11 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     if (await undoReorganisation(state)) return 0;
 
     const events = fetched.announcements.map(toChainEvent);
+    // Read the next range while this one is stored: the provider and the database work at once.
+    if (toBlock < target) {
+      readAhead = readRange(toBlock + 1, Math.min(target, toBlock + config.maxBlockRange));
+      readAhead.result.catch(() => undefined); // its error is seen when (if) the next tick uses it
+    }
     const result = await store.commitIndexedRange(key, owner, { fromBlock: nextBlock, toBlock, toBlockHash: after, events });
     if (fetched.skipped > 0 || events.length > 0) {
       log('info', 'indexed announcements', {
@@ -142,6 +141,29 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     status.indexedBlock = toBlock;
     wake();
     return toBlock < target ? 0 : config.pollMs;
+  }
+
+  type RangeRead = { fromBlock: number; toBlock: number; result: Promise<{ before: string; fetched: Awaited<ReturnType<typeof fetchAnnouncements>> }> };
+  let readAhead: RangeRead | undefined;
+
+  /** The hash of the range's last block, then its announcements (tick checks the hash again after). */
+  function readRange(fromBlock: number, toBlock: number): RangeRead {
+    const result = (async () => {
+      const before = await clients.blockHash(toBlock);
+      const fetched = await fetchAnnouncements({
+        client: clients.logs,
+        fromBlock: BigInt(fromBlock),
+        toBlock: BigInt(toBlock),
+        schemeId: config.schemeId,
+        announcer: config.announcer,
+        maxBlockRange: BigInt(config.maxBlockRange),
+        chain: config.name,
+        signal: controller.signal,
+        retry: { timeoutMs: options.timeoutMs },
+      });
+      return { before, fetched };
+    })();
+    return { fromBlock, toBlock, result };
   }
 
   /**

@@ -20,6 +20,7 @@
  * and new ones are made on demand, so the store recovers by itself when the database is back.
  * Messages carry PostgreSQL error codes only: server messages may quote values.
  */
+import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 import pg from 'pg';
 import { resolvePage, resolveSelection } from './list-query.ts';
 import { migratePostgres } from './postgres-schema.ts';
@@ -266,8 +267,21 @@ class PostgresStore implements RegistryStore {
     const e = range.events;
     const norms = e.map((x) => normalizeTxHash(x.txHash));
     const logIndexes = e.map((x) => x.logIndex);
-    const keys = e.map((x) => Buffer.from(x.ephemeralKey.buffer, x.ephemeralKey.byteOffset, x.ephemeralKey.byteLength));
-    const metadata = e.map((x) => (x.metadata === null ? null : Buffer.from(x.metadata.buffer, x.metadata.byteOffset, x.metadata.byteLength)));
+    // Ciphertexts and notes travel as one bytea each, sliced by position in SQL: thousands of
+    // array elements cost several times more to encode and parse.
+    for (const x of e) {
+      if (x.ephemeralKey.length !== CIPHERTEXT_BYTES || (x.metadata !== null && x.metadata.length !== SEALED_NOTE_BYTES)) {
+        throw new RangeError(`Chain events carry ${CIPHERTEXT_BYTES}-byte ciphertexts and ${SEALED_NOTE_BYTES}-byte notes.`);
+      }
+    }
+    const keys = Buffer.concat(e.map((x) => x.ephemeralKey));
+    const notes = Buffer.concat(e.map((x) => x.metadata ?? new Uint8Array(0)));
+    const noteStarts: (number | null)[] = [];
+    let at = 0;
+    for (const x of e) {
+      noteStarts.push(x.metadata === null ? null : at + 1);
+      at += x.metadata?.length ?? 0;
+    }
     return this.#fenced(key, owner, 'commit indexed blocks', async (client) => {
       // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       await client.query(
@@ -278,19 +292,29 @@ class PostgresStore implements RegistryStore {
          ), ${COUNTED_DELETE}`,
         [range.fromBlock, range.toBlock, norms, logIndexes],
       );
-      // HTTP publishes of these events: completed in place.
-      const completed = await client.query(
-        `UPDATE announcements AS a SET block_number = e.b, log_index = e.l, stealth_address = e.s, metadata = COALESCE(a.metadata, e.m)
-         FROM unnest($1::text[], $2::bytea[], $3::int[], $4::bigint[], $5::text[], $6::bytea[]) AS e(n, k, l, b, s, m)
-         WHERE a.log_index IS NULL AND a.tx_hash_norm = e.n AND a.ephemeral_key = e.k
-           AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)`,
-        [norms, keys, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), metadata],
+      // HTTP publishes of these events (rare): found by tx_hash alone, completed in place.
+      const published = await client.query<{ id: string; tx_hash_norm: string; ephemeral_key: Buffer }>(
+        'SELECT id, tx_hash_norm, ephemeral_key FROM announcements WHERE log_index IS NULL AND tx_hash_norm = ANY($1::text[])',
+        [norms],
       );
+      let completed = 0;
+      for (const row of published.rows) {
+        const match = e.find((x, i) => norms[i] === row.tx_hash_norm && Buffer.compare(x.ephemeralKey, row.ephemeral_key) === 0);
+        if (match === undefined) continue;
+        const done = await client.query(
+          `UPDATE announcements AS a SET block_number = $2, log_index = $3, stealth_address = $4, metadata = COALESCE(a.metadata, $5)
+           WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = a.tx_hash_norm AND x.log_index = $3)`,
+          [row.id, match.blockNumber, match.logIndex, match.stealthAddress, match.metadata === null ? null : Buffer.from(match.metadata)],
+        );
+        completed += done.rowCount ?? 0;
+      }
       // The rest, as one multi-row insert: ids from the counter in chain order.
       const inserted = await client.query(
         `WITH ev AS (
-           SELECT e.* FROM unnest($1::bytea[], $2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $9::bytea[], $10::text[])
-             WITH ORDINALITY AS e(k, v, ts, t, n, l, b, s, m, c, ord)
+           SELECT substring($1::bytea FROM ((e.ord - 1) * ${CIPHERTEXT_BYTES} + 1)::int FOR ${CIPHERTEXT_BYTES}) AS k, e.v, e.ts, e.t, e.n, e.l, e.b, e.s,
+             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR ${SEALED_NOTE_BYTES}) END AS m, e.c, e.ord
+           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[])
+             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ord)
            WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)
          ), total AS (
            SELECT COUNT(*) AS n FROM ev
@@ -303,7 +327,7 @@ class PostgresStore implements RegistryStore {
                                     stealth_address, metadata, block_number, log_index, origin)
          SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, 1
          FROM ev, next, total`,
-        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), metadata, e.map((x) => x.chain)],
+        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), notes, noteStarts, e.map((x) => x.chain)],
       );
       await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, range.toBlock + 1]);
       await client.query(
@@ -315,7 +339,7 @@ class PostgresStore implements RegistryStore {
            (SELECT block_number FROM indexer_checkpoints WHERE key = $1 ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS})`,
         [key],
       );
-      const counts = { inserted: inserted.rowCount ?? 0, completed: completed.rowCount ?? 0 };
+      const counts = { inserted: inserted.rowCount ?? 0, completed };
       return { ...counts, existing: e.length - counts.inserted - counts.completed };
     });
   }

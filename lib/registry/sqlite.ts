@@ -317,6 +317,7 @@ class SqliteStore implements RegistryStore {
         c: e.chain,
       })),
     );
+    const hashes = JSON.stringify(range.events.map((e) => normalizeTxHash(e.txHash)));
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
       // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       {
@@ -324,15 +325,17 @@ class SqliteStore implements RegistryStore {
               AND NOT EXISTS (SELECT 1 FROM json_each(?) AS e WHERE e.value ->> 'n' = announcements.tx_hash_norm AND e.value ->> 'l' = announcements.log_index)`,
         args: [range.fromBlock, range.toBlock, events],
       },
-      // HTTP publishes of these events: completed in place.
+      // HTTP publishes of these events (rare): completed in place. The announcements are matched by
+      // tx_hash through a small array first; only a match reads its event from the large one.
       {
         sql: `UPDATE announcements
-              SET block_number = e.b, log_index = e.l, stealth_address = e.s, metadata = COALESCE(announcements.metadata, e.m)
-              FROM (SELECT value ->> 'n' AS n, unhex(value ->> 'k') AS k, value ->> 'l' AS l, value ->> 'b' AS b, value ->> 's' AS s,
-                      unhex(value ->> 'm') AS m FROM json_each(?)) AS e
-              WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = e.k
-                AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)`,
-        args: [events],
+              SET block_number = e.value ->> 'b', log_index = e.value ->> 'l', stealth_address = e.value ->> 's',
+                metadata = COALESCE(announcements.metadata, unhex(e.value ->> 'm'))
+              FROM (SELECT t.value AS n, json_extract(?, '$[' || t.key || ']') AS value FROM json_each(?) AS t
+                    WHERE EXISTS (SELECT 1 FROM announcements AS h WHERE h.tx_hash_norm = t.value AND h.log_index IS NULL)) AS e
+              WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = unhex(e.value ->> 'k')
+                AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.value ->> 'l')`,
+        args: [events, hashes],
       },
       {
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})

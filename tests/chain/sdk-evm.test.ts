@@ -353,6 +353,7 @@ describe('provider errors', () => {
     { name: 'a response-size refusal (Alchemy)', error: { code: -32600, message: 'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range' }, kind: 'range' },
     { name: 'a range limit (QuickNode)', error: { code: -32614, message: 'eth_getLogs is limited to a 10,000 range' }, kind: 'range' },
     { name: 'HTTP 413', error: { status: 413 }, kind: 'range' },
+    { name: "a response over viem's body limit", error: { name: 'HttpRequestError', shortMessage: 'HTTP request failed.', cause: { name: 'ResponseBodyTooLargeError', shortMessage: 'HTTP response body exceeded the size limit.' } }, kind: 'range' },
     { name: 'a rate limit sent as -32005', error: { code: -32005, message: 'daily request count exceeded, request rate limited' }, kind: 'transient' },
     { name: 'HTTP 429', error: { status: 429 }, kind: 'transient' },
     { name: 'HTTP 503', error: { status: 503 }, kind: 'transient' },

@@ -54,6 +54,8 @@ export type CreatedPayment = {
   stealth_sui_address: string;
   ephemeral_ciphertext: string;
   view_tag: number;
+  /** ERC-5564 metadata to announce: view tag + sealed note (93 bytes, hex). */
+  metadata: string;
   announcement: Record<string, unknown>;
 };
 

@@ -9,12 +9,12 @@
  * stop a scan or an indexer.
  * @module
  */
-import { decodeEventLog, getAddress, hexToBytes, type Address, type Hex } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
-import { isAllZero } from '../bytes.ts';
+import { hexToBytes, isAllZero } from '../bytes.ts';
 import { SEALED_NOTE_BYTES } from '../note.ts';
 import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
-import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, announcerAbi, parseAddress, parseSchemeId, WRAITH_SCHEME_ID } from './announcer.ts';
+import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, parseAddress, parseSchemeId, WRAITH_SCHEME_ID } from './announcer.ts';
 import { chainCursor, isCursorPosition } from './cursor.ts';
 
 /** A JSON-RPC quantity: hex text as `eth_getLogs` returns it, or a number / bigint as viem's `Log` has it. */
@@ -119,20 +119,16 @@ function decodeLog(log: RpcLogLike, schemeId: bigint, announcer: string, chain: 
   if (typeof log !== 'object' || log === null || !Array.isArray(log.topics) || typeof log.data !== 'string' || log.removed === true) return 'undecodable';
   if (typeof log.topics[0] !== 'string' || log.topics[0].toLowerCase() !== ANNOUNCEMENT_EVENT_TOPIC) return 'undecodable';
   if (typeof log.address !== 'string' || log.address.toLowerCase() !== announcer) return 'announcer';
-  let args: { schemeId: bigint; stealthAddress: Address; caller: Address; ephemeralPubKey: Hex; metadata: Hex };
-  try {
-    ({ args } = decodeEventLog({ abi: announcerAbi, eventName: 'Announcement', topics: log.topics as [Hex, ...Hex[]], data: log.data as Hex, strict: true }));
-  } catch {
-    return 'undecodable';
-  }
+  const args = decodeAnnouncementEvent(log.topics, log.data);
+  if (args === undefined) return 'undecodable';
   if (args.schemeId !== schemeId) return 'scheme';
   const blockNumber = quantity(log.blockNumber);
   const logIndex = quantity(log.logIndex);
   if (blockNumber === undefined || logIndex === undefined || !isCursorPosition(blockNumber, logIndex)) return 'undecodable';
   if (!isHash(log.transactionHash) || !isHash(log.blockHash)) return 'undecodable';
-  const ephemeralKey = hexToBytes(args.ephemeralPubKey);
+  const ephemeralKey = args.ephemeralPubKey;
   if (ephemeralKey.length !== CIPHERTEXT_BYTES || isAllZero(ephemeralKey)) return 'ephemeral-key-length';
-  const metadata = hexToBytes(args.metadata);
+  const metadata = args.metadata;
   if (metadata.length !== VIEW_TAG_ONLY_BYTES && metadata.length !== VIEW_TAG_ONLY_BYTES + SEALED_NOTE_BYTES) return 'metadata-length';
   return {
     id: chainCursor(blockNumber, logIndex),
@@ -150,6 +146,63 @@ function decodeLog(log: RpcLogLike, schemeId: bigint, announcer: string, chain: 
     blockHash: log.blockHash.toLowerCase() as Hex,
     caller: getAddress(args.caller),
   };
+}
+
+const WORD = 32;
+const HEX_WORD = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/;
+
+/**
+ * The indexed topics and the ABI-encoded `(bytes ephemeralPubKey, bytes metadata)` of an
+ * `Announcement` log, checked as strictly as an ABI decoder would (three indexed topics,
+ * addresses with zero upper bytes, offsets and lengths inside the data, zero padding), without a
+ * generic decoder: the data is read once into bytes and both fields are views into it. Undefined
+ * when it does not decode.
+ */
+function decodeAnnouncementEvent(
+  topics: readonly (string | null)[],
+  data: string,
+): { schemeId: bigint; stealthAddress: string; caller: string; ephemeralPubKey: Uint8Array; metadata: Uint8Array } | undefined {
+  if (topics.length !== 4) return undefined;
+  const [, scheme, stealth, caller] = topics;
+  if (typeof scheme !== 'string' || !HEX_WORD.test(scheme)) return undefined;
+  if (typeof stealth !== 'string' || !ADDRESS_WORD.test(stealth) || typeof caller !== 'string' || !ADDRESS_WORD.test(caller)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = data === '0x' ? new Uint8Array(0) : hexToBytes(data, 'data');
+  } catch {
+    return undefined;
+  }
+  const first = dynamicBytes(bytes, 0);
+  const second = dynamicBytes(bytes, WORD);
+  if (first === undefined || second === undefined) return undefined;
+  return {
+    schemeId: BigInt(scheme),
+    stealthAddress: `0x${stealth.slice(26)}`,
+    caller: `0x${caller.slice(26)}`,
+    ephemeralPubKey: first,
+    metadata: second,
+  };
+}
+
+/** The `bytes` value whose offset is the word at `head`: length word, then the bytes, zero-padded to a word. */
+function dynamicBytes(data: Uint8Array, head: number): Uint8Array | undefined {
+  const offset = smallWord(data, head);
+  if (offset === undefined || offset % WORD !== 0) return undefined;
+  const length = smallWord(data, offset);
+  if (length === undefined) return undefined;
+  const start = offset + WORD;
+  const padded = Math.ceil(length / WORD) * WORD;
+  if (start + padded > data.length) return undefined;
+  for (let i = start + length; i < start + padded; i++) if (data[i] !== 0) return undefined;
+  return data.subarray(start, start + length);
+}
+
+/** A 32-byte big-endian word that fits in 32 bits (offsets and lengths), else undefined. */
+function smallWord(data: Uint8Array, at: number): number | undefined {
+  if (at + WORD > data.length) return undefined;
+  for (let i = at; i < at + WORD - 4; i++) if (data[i] !== 0) return undefined;
+  return ((data[at + 28]! << 24) | (data[at + 29]! << 16) | (data[at + 30]! << 8) | data[at + 31]!) >>> 0;
 }
 
 /** A JSON-RPC quantity as a safe integer; undefined when absent or not one. */

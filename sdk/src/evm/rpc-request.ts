@@ -144,6 +144,7 @@ export function classifyRpcFault(error: unknown): RpcFault {
   const code = facts.codes.find((c) => c !== 0);
   const label = status !== undefined ? `HTTP ${status}` : code !== undefined ? `JSON-RPC error ${code}` : 'request failed';
   if (status === 413) return { kind: 'range', reason: label };
+  if (facts.tooLarge) return { kind: 'range', reason: 'response too large' };
   if (status === 429 || RATE_TEXT.test(facts.text)) {
     const retryAfterMs = facts.retryAfter === undefined ? undefined : parseRetryAfter(facts.retryAfter);
     return { kind: 'transient', reason: status === 429 ? label : `${label} (rate limited)`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
@@ -158,11 +159,11 @@ export function classifyRpcFault(error: unknown): RpcFault {
   return { kind: 'transient', reason: label };
 }
 
-type ErrorFacts = { codes: number[]; statuses: number[]; text: string; retryAfter: string | undefined; timeout: boolean };
+type ErrorFacts = { codes: number[]; statuses: number[]; text: string; retryAfter: string | undefined; timeout: boolean; tooLarge: boolean };
 
 /** Codes, HTTP statuses, texts and Retry-After along an error's cause chain (viem nests them). */
 function factsOf(error: unknown): ErrorFacts {
-  const facts: ErrorFacts = { codes: [], statuses: [], text: '', retryAfter: undefined, timeout: false };
+  const facts: ErrorFacts = { codes: [], statuses: [], text: '', retryAfter: undefined, timeout: false, tooLarge: false };
   const texts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
@@ -175,6 +176,8 @@ function factsOf(error: unknown): ErrorFacts {
     const own = typeof e.shortMessage === 'string' ? [e.shortMessage, e.details] : [e.message, e.details];
     for (const text of own) if (typeof text === 'string') texts.push(text);
     if (e.name === 'TimeoutError') facts.timeout = true;
+    // viem's transport caps a response body (10 MB by default): the answer for this range is too large.
+    if (e.name === 'ResponseBodyTooLargeError') facts.tooLarge = true;
     const headers = e.headers as { get?: (name: string) => string | null } | undefined;
     if (facts.retryAfter === undefined && typeof headers?.get === 'function') facts.retryAfter = headers.get('retry-after') ?? undefined;
     current = e.cause;
