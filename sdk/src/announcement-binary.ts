@@ -73,11 +73,14 @@ export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncem
     const a = announcements[i]!;
     if (a.ephemeralKey.length !== CIPHERTEXT_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].ephemeralKey`, `must be ${CIPHERTEXT_BYTES} bytes`);
     if (a.channelId && a.channelId.length !== CHANNEL_ID_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].channelId`, 'must be 32 bytes');
-    if (a.metadata && a.metadata.length > MAX_METADATA_BYTES) throw new InvalidAnnouncementError(`announcements[${i}].metadata`, `must be at most ${MAX_METADATA_BYTES} bytes`);
-    if (a.stealthAddress && !/^0x[0-9a-fA-F]{40}$/.test(a.stealthAddress)) throw new InvalidAnnouncementError(`announcements[${i}].stealthAddress`, 'must be a 0x-prefixed 20-byte address');
+    if (a.metadata != null && (!(a.metadata instanceof Uint8Array) || a.metadata.length > MAX_METADATA_BYTES)) {
+      throw new InvalidAnnouncementError(`announcements[${i}].metadata`, `must be a Uint8Array of at most ${MAX_METADATA_BYTES} bytes`);
+    }
+    if (a.stealthAddress != null && (typeof a.stealthAddress !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a.stealthAddress))) throw new InvalidAnnouncementError(`announcements[${i}].stealthAddress`, 'must be a 0x-prefixed 20-byte address');
     if (a.blockNumber != null && (typeof a.logIndex !== 'number' || !Number.isInteger(a.logIndex) || a.logIndex < 0 || a.logIndex > 0xffffffff)) {
       throw new InvalidAnnouncementError(`announcements[${i}].logIndex`, 'must be a u32 when blockNumber is set');
     }
+    if (a.blockNumber == null && a.logIndex != null) throw new InvalidAnnouncementError(`announcements[${i}].blockNumber`, 'must be set when logIndex is');
     writeUint64(view, at, a.id, i, 'id');
     writeUint64(view, at + 8, a.timestamp, i, 'timestamp');
     out[at + 16] = a.viewTag;

@@ -82,28 +82,27 @@ export function parseAnnouncement(input: AnnouncementInput, path = 'announcement
 }
 
 /**
- * The sealed note an announcement carries: `undefined` when it carries none, `null` when what it
- * carries is not a note (not hex, not 92 bytes; the 93-byte on-chain form with its view tag is
- * accepted too).
+ * The sealed note an announcement carries (PROTOCOL.md section 6: `metadata` is the note alone,
+ * without the on-chain view-tag byte): `undefined` when it carries none (absent, null, empty),
+ * `null` when what it carries cannot be a note (not bytes or hex, or not exactly 92 bytes).
  */
 export function sealedNoteOf(input: AnnouncementInput): Uint8Array | null | undefined {
+  const value: unknown = 'ephemeralKey' in input ? input.metadata : (input as AnnouncementRecord).metadata;
+  if (value === undefined || value === null || value === '') return undefined;
   let metadata: Uint8Array;
-  if ('ephemeralKey' in input) {
-    if (input.metadata == null || input.metadata.length === 0) return undefined;
-    if (!(input.metadata instanceof Uint8Array)) return null;
-    metadata = input.metadata;
-  } else {
-    const hex = (input as AnnouncementRecord).metadata;
-    if (hex == null || hex === '') return undefined;
+  if (value instanceof Uint8Array) {
+    if (value.length === 0) return undefined;
+    metadata = value;
+  } else if (typeof value === 'string') {
     try {
-      metadata = hexToBytes(hex, 'metadata');
+      metadata = hexToBytes(value, 'metadata');
     } catch {
       return null;
     }
+  } else {
+    return null;
   }
-  if (metadata.length === SEALED_NOTE_BYTES) return metadata;
-  if (metadata.length === SEALED_NOTE_BYTES + 1) return metadata.subarray(1);
-  return null;
+  return metadata.length === SEALED_NOTE_BYTES ? metadata : null;
 }
 
 /** The stealth address an announcement names (chain events), if any. */

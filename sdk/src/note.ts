@@ -83,11 +83,22 @@ function readBigEndian(bytes: Uint8Array, at: number, length: number): bigint {
   return value;
 }
 
+function transactionHash(value: BytesInput): Uint8Array {
+  let bytes: Uint8Array;
+  try {
+    bytes = toBytes(value, 'note.txHash');
+  } catch {
+    throw new InvalidArgumentError('note.txHash', 'must be 32 bytes or their hex');
+  }
+  if (bytes.length !== 32) throw new InvalidArgumentError('note.txHash', 'must be 32 bytes or their hex');
+  return bytes;
+}
+
 /** The 76-byte plaintext of a note (PROTOCOL.md section 8). */
 export function encodeNote(note: PaymentNoteInput = {}): Uint8Array {
   if (typeof note !== 'object' || note === null) throw new InvalidArgumentError('note', 'must be an object');
   const out = new Uint8Array(NOTE_PLAINTEXT_BYTES);
-  if (note.txHash !== null && note.txHash !== undefined) out.set(toBytes(note.txHash, 'note.txHash', 32), 0);
+  if (note.txHash !== null && note.txHash !== undefined) out.set(transactionHash(note.txHash), 0);
   writeBigEndian(out, 32, 32, unsigned(note.amount, U256_LIMIT, 'note.amount'));
   writeBigEndian(out, 64, 8, unsigned(note.chainId, U64_LIMIT, 'note.chainId'));
   return out;
@@ -109,12 +120,15 @@ export function sealNote(sharedSecret: Uint8Array, note: PaymentNoteInput = {}):
  * @returns the note, or null when `sealed` is not a 92-byte note sealed under this secret (wrong
  * length, failed authentication, non-zero reserved bytes): the note is advisory, the chain's
  * balances are the truth.
+ * @throws {InvalidHexError} when `sharedSecret` is not 32 bytes.
  */
 export function openNote(sharedSecret: Uint8Array, sealed: Uint8Array): PaymentNote | null {
+  // A malformed secret is the caller's mistake (a typed error), a malformed note the sender's (null).
+  const cipher = cipherFor(sharedSecret);
   if (!(sealed instanceof Uint8Array) || sealed.length !== SEALED_NOTE_BYTES) return null;
   let plain: Uint8Array;
   try {
-    plain = cipherFor(sharedSecret).decrypt(sealed);
+    plain = cipher.decrypt(sealed);
   } catch {
     return null;
   }
@@ -131,14 +145,15 @@ export function openNote(sharedSecret: Uint8Array, sealed: Uint8Array): PaymentN
 
 /**
  * The ERC-5564 `metadata` of a payment (PROTOCOL.md section 7): its view tag, followed by the
- * sealed note when `note` is given (93 bytes), else the view tag alone (1 byte).
+ * sealed note when `note` is given (93 bytes), else (undefined or null) the view tag alone (1 byte).
  * @example
  * const metadata = announcementMetadata(payment, { amount: 5n * 10n ** 17n, chainId: 1n });
  */
-export function announcementMetadata(payment: { viewTag: number; sharedSecret: Uint8Array }, note?: PaymentNoteInput): Uint8Array {
+export function announcementMetadata(payment: { viewTag: number; sharedSecret: Uint8Array }, note?: PaymentNoteInput | null): Uint8Array {
+  if (typeof payment !== 'object' || payment === null) throw new InvalidArgumentError('payment', 'must be an object with viewTag and sharedSecret');
   const { viewTag } = payment;
   if (!Number.isInteger(viewTag) || viewTag < 0 || viewTag > 255) throw new InvalidArgumentError('payment.viewTag', 'must be an integer 0..255');
-  if (note === undefined) return Uint8Array.of(viewTag);
+  if (note === undefined || note === null) return Uint8Array.of(viewTag);
   const out = new Uint8Array(ANNOUNCEMENT_METADATA_BYTES);
   out[0] = viewTag;
   out.set(sealNote(payment.sharedSecret, note), 1);

@@ -25,6 +25,8 @@ export {
   type RegistryAnnouncement,
 } from './announcement-binary.ts';
 export { parseAnnouncement, type Announcement, type AnnouncementRecord, type AnnouncementInput } from './announcement.ts';
+// Discoveries carry the opened note; openNote reads a note kept aside (PROTOCOL.md section 8).
+export { openNote, SEALED_NOTE_BYTES, type PaymentNote } from './note.ts';
 export { deriveStealthKeys, type DeriveStealthKeysParameters, type StealthKeys } from './stealth-keys.ts';
 export { bytesToHex, hexToBytes, type BytesInput } from './bytes.ts';
 export { WraithError, InvalidArgumentError, InvalidAnnouncementError, InvalidKeyError, KeyMismatchError, type WraithErrorCode } from './errors.ts';

@@ -7,17 +7,53 @@ import {
   generateKeys,
   InvalidAnnouncementError,
   scanAnnouncements,
+  sealNote,
+  toChecksumAddress,
   type RegistryAnnouncement,
 } from '../src/index.ts';
 
 const keys = generateKeys();
 const payment = createStealthPayment(keys.metaAddress);
+const stranger = createStealthPayment(generateKeys().metaAddress);
+const none = { stealthAddress: null, metadata: null, blockNumber: null, logIndex: null };
 const rows: RegistryAnnouncement[] = [
-  { id: 1, timestamp: 1_700_000_000, ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 0, channelId: null, txHash: '0xabc', amount: null, chain: null },
-  { id: 2, timestamp: 1_700_000_001, ephemeralKey: payment.ephemeralCiphertext, viewTag: payment.viewTag, channelId: crypto.getRandomValues(new Uint8Array(32)), txHash: 'channel:é✓', amount: '1.5', chain: 'yellow' },
-  { id: 2 ** 40, timestamp: 0, ephemeralKey: new Uint8Array(1088).fill(0xff), viewTag: 255, channelId: null, txHash: null, amount: '', chain: 'sui' },
+  { id: 1, timestamp: 1_700_000_000, ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 0, channelId: null, txHash: '0xabc', amount: null, chain: null, ...none },
+  {
+    id: 2,
+    timestamp: 1_700_000_001,
+    ephemeralKey: payment.ephemeralCiphertext,
+    viewTag: payment.viewTag,
+    channelId: crypto.getRandomValues(new Uint8Array(32)),
+    txHash: 'channel:é✓',
+    amount: '1.5',
+    chain: 'yellow',
+    stealthAddress: payment.stealthAddress,
+    metadata: sealNote(payment.sharedSecret, { amount: 15n * 10n ** 17n, chainId: 1n }),
+    blockNumber: 19_000_000,
+    logIndex: 3,
+  },
+  {
+    id: 2 ** 40,
+    timestamp: 0,
+    ephemeralKey: new Uint8Array(1088).fill(0xff),
+    viewTag: 255,
+    channelId: null,
+    txHash: null,
+    amount: '',
+    chain: 'sui',
+    // The largest values each field holds.
+    stealthAddress: stranger.stealthAddress,
+    metadata: new Uint8Array(255).fill(7),
+    blockNumber: Number.MAX_SAFE_INTEGER,
+    logIndex: 0xffffffff,
+  },
 ];
-const hex = (r: RegistryAnnouncement) => ({ ...r, ephemeralKey: bytesToHex(r.ephemeralKey), channelId: r.channelId && bytesToHex(r.channelId) });
+const hex = (r: RegistryAnnouncement) => ({
+  ...r,
+  ephemeralKey: bytesToHex(r.ephemeralKey),
+  channelId: r.channelId && bytesToHex(r.channelId),
+  metadata: r.metadata && bytesToHex(r.metadata),
+});
 
 describe('binary announcement pages', () => {
   it('round-trip every field, including optional and non-ASCII ones', () => {
@@ -25,14 +61,43 @@ describe('binary announcement pages', () => {
     expect(decodeAnnouncementPage(page).map(hex)).toEqual(rows.map(hex));
   });
 
+  it('render the stealth address EIP-55 whatever case it was stored in', () => {
+    const lower = { ...rows[2]!, stealthAddress: stranger.stealthAddress.toLowerCase() };
+    const [decoded] = decodeAnnouncementPage(encodeAnnouncementPage([lower]));
+    expect(decoded!.stealthAddress).toBe(stranger.stealthAddress);
+    expect(decoded!.stealthAddress).toBe(toChecksumAddress(stranger.stealthAddress.toLowerCase()));
+  });
+
+  it('take rows without the chain fields (undefined or null) and give them back as null', () => {
+    const { stealthAddress: _a, metadata: _b, blockNumber: _c, logIndex: _d, ...old } = rows[1]!;
+    const page = encodeAnnouncementPage([old, { ...old, id: 3, ...none }]);
+    expect(page.length).toBe(2 * encodeAnnouncementPage([old]).length - 8);
+    for (const decoded of decodeAnnouncementPage(page)) expect(decoded).toMatchObject(none);
+  });
+
+  it('spend exactly 1 + length bytes on metadata, 20 on the stealth address and 12 on block and log index', () => {
+    const base = encodeAnnouncementPage([rows[0]!]).length;
+    const size = (extra: Partial<RegistryAnnouncement>) => encodeAnnouncementPage([{ ...rows[0]!, ...extra }]).length - base;
+    expect(size({ metadata: new Uint8Array(92) })).toBe(93);
+    expect(size({ metadata: new Uint8Array(0) })).toBe(1);
+    expect(size({ stealthAddress: payment.stealthAddress })).toBe(20);
+    expect(size({ blockNumber: 0, logIndex: 0 })).toBe(12);
+  });
+
   it('are about half the size of the hex JSON rows', () => {
     const json = JSON.stringify(rows.map((r) => ({ ...hex(r), ephemeral_key: bytesToHex(r.ephemeralKey) })));
     expect(encodeAnnouncementPage(rows).length).toBeLessThan(json.length / 2);
   });
 
-  it('decode into rows the scanner accepts directly', () => {
+  it('decode into rows the scanner accepts directly, and it opens their sealed notes', () => {
     const { discoveries } = scanAnnouncements(keys, decodeAnnouncementPage(encodeAnnouncementPage(rows)));
     expect(discoveries.map((d) => [d.announcement.id, d.stealthAddress])).toEqual([[2, payment.stealthAddress]]);
+    expect(discoveries[0]).toMatchObject({
+      noteStatus: 'opened',
+      note: { txHash: null, amount: 15n * 10n ** 17n, chainId: 1n },
+      stealthAddressMismatch: false,
+    });
+    expect(discoveries[0]!.announcement).toMatchObject({ blockNumber: 19_000_000, logIndex: 3 });
   });
 
   it('hold exactly the bytes of their records: a text field takes its UTF-8 length, not a worst-case reservation', () => {
@@ -54,6 +119,23 @@ describe('binary announcement pages', () => {
     }
   });
 
+  it.each([
+    ['metadata over 255 bytes', { metadata: new Uint8Array(256) }, 'metadata'],
+    ['metadata given as hex', { metadata: 'ab'.repeat(92) as unknown as Uint8Array }, 'metadata'],
+    ['a stealth address without 0x', { stealthAddress: payment.stealthAddress.slice(2) }, 'stealthAddress'],
+    ['a 19-byte stealth address', { stealthAddress: payment.stealthAddress.slice(0, -2) }, 'stealthAddress'],
+    ['a stealth address that is not hex', { stealthAddress: `0x${'g'.repeat(40)}` }, 'stealthAddress'],
+    ['a block number without a log index', { blockNumber: 1 }, 'logIndex'],
+    ['a log index beyond u32', { blockNumber: 1, logIndex: 2 ** 32 }, 'logIndex'],
+    ['a negative log index', { blockNumber: 1, logIndex: -1 }, 'logIndex'],
+    ['a negative block number', { blockNumber: -1, logIndex: 0 }, 'blockNumber'],
+    ['a block number beyond 2^53', { blockNumber: 2 ** 53, logIndex: 0 }, 'blockNumber'],
+    ['a log index without a block number', { logIndex: 0 }, 'blockNumber'],
+  ] as [string, Partial<RegistryAnnouncement>, string][])('refuse %s with a typed error naming the field', (_name, bad, field) => {
+    expect(() => encodeAnnouncementPage([rows[0]!, { ...rows[0]!, ...bad }])).toThrow(InvalidAnnouncementError);
+    expect(() => encodeAnnouncementPage([rows[0]!, { ...rows[0]!, ...bad }])).toThrow(`announcements[1].${field}`);
+  });
+
   it('an empty page is 8 bytes and decodes to no rows', () => {
     expect(encodeAnnouncementPage([]).length).toBe(8);
     expect(decodeAnnouncementPage(encodeAnnouncementPage([]))).toEqual([]);
@@ -68,7 +150,7 @@ describe('binary announcement pages', () => {
       new Uint8Array([0x57, 0x52, 0x41, 0x32, ...page.subarray(4)]),
       (() => {
         const p = page.slice();
-        p[8 + 17] = 0x10;
+        p[8 + 17]! |= 0x80;
         return p;
       })(),
       (() => {
@@ -78,5 +160,28 @@ describe('binary announcement pages', () => {
       })(),
     ];
     for (const bytes of bad) expect(() => decodeAnnouncementPage(bytes)).toThrow(InvalidAnnouncementError);
+  });
+
+  it('refuse a page cut anywhere inside a record with every field, and a metadata length running past the end', () => {
+    const page = encodeAnnouncementPage([rows[1]!]);
+    for (let n = 0; n < page.length; n++) expect(() => decodeAnnouncementPage(page.subarray(0, n))).toThrow(InvalidAnnouncementError);
+    // The metadata length byte sits after the fixed part, channel id and three texts.
+    const at = page.length - 12 - 20 - 93;
+    expect(page[at]).toBe(92);
+    const longer = page.slice();
+    longer[at] = 93;
+    expect(() => decodeAnnouncementPage(longer)).toThrow('truncated');
+    const shorter = page.slice();
+    shorter[at] = 91;
+    expect(() => decodeAnnouncementPage(shorter)).toThrow(InvalidAnnouncementError);
+  });
+
+  it('a page whose flags say the chain fields are there decodes them, and one whose flags do not leaves them out', () => {
+    const page = encodeAnnouncementPage([rows[1]!]);
+    const flags = page[8 + 17]!;
+    expect(flags & 0x70).toBe(0x70);
+    const without = page.slice(0, page.length - 12);
+    without[8 + 17] = flags & ~0x40;
+    expect(decodeAnnouncementPage(without)[0]).toMatchObject({ blockNumber: null, logIndex: null, stealthAddress: payment.stealthAddress });
   });
 });

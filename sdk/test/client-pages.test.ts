@@ -13,12 +13,28 @@ import {
   encodeAnnouncementPage,
   generateKeys,
   scanRegistry,
+  toChecksumAddress,
   type RegistryAnnouncement,
 } from '../src/index.ts';
 
+/** A random row; every fifth one is a chain event with a stealth address, a note and its position. */
 function randomAnnouncement(id: number): RegistryAnnouncement {
   const ephemeralKey = crypto.getRandomValues(new Uint8Array(1088));
-  return { id, timestamp: 1_700_000_000 + id, ephemeralKey, viewTag: id % 256, channelId: null, txHash: `0x${id.toString(16)}`, amount: null, chain: 'ethereum' };
+  const chainEvent = id % 5 === 0;
+  return {
+    id,
+    timestamp: 1_700_000_000 + id,
+    ephemeralKey,
+    viewTag: id % 256,
+    channelId: null,
+    txHash: `0x${id.toString(16)}`,
+    amount: null,
+    chain: 'ethereum',
+    stealthAddress: chainEvent ? toChecksumAddress(`0x${bytesToHex(crypto.getRandomValues(new Uint8Array(20)))}`) : null,
+    metadata: chainEvent ? crypto.getRandomValues(new Uint8Array(92)) : null,
+    blockNumber: chainEvent ? 1000 + id : null,
+    logIndex: chainEvent ? id % 3 : null,
+  };
 }
 
 const toJson = (a: RegistryAnnouncement) => ({
@@ -30,6 +46,10 @@ const toJson = (a: RegistryAnnouncement) => ({
   tx_hash: a.txHash ?? null,
   amount: a.amount ?? null,
   chain: a.chain ?? null,
+  stealth_address: a.stealthAddress ?? null,
+  metadata: a.metadata ? bytesToHex(a.metadata) : null,
+  block_number: a.blockNumber ?? null,
+  log_index: a.logIndex ?? null,
 });
 
 type Served = { afterId: number; limit: number; binary: boolean };
@@ -78,6 +98,19 @@ describe('client.announcementPages', () => {
     const all = await collect(client.announcements({ pageSize: 7 }));
     expect(server.served.every((s) => !s.binary)).toBe(true);
     expect(all).toEqual(rows);
+  });
+
+  it('reads the JSON rows of an older server, without the chain fields, with those fields null', async () => {
+    const current = registryServer(rows.slice(0, 5), { offersBinary: false });
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const { announcements, total } = (await (await current.fetch(input, init)).json()) as { announcements: Record<string, unknown>[]; total: number };
+      const old = announcements.map(({ stealth_address: _a, metadata: _b, block_number: _c, log_index: _d, ...json }) => json);
+      return Response.json({ announcements: old, total });
+    }) as typeof globalThis.fetch;
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch });
+    const all = (await collect(client.announcementPages({ afterId: 0, pageSize: 10 }))).flat();
+    expect(all.map((a) => a.id)).toEqual([1, 2, 3, 4, 5]);
+    for (const a of all) expect(a).toMatchObject({ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null });
   });
 
   it('asks for one more page when the last page is exactly full, and stops on the empty answer', async () => {

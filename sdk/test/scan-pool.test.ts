@@ -16,6 +16,7 @@ import {
 } from '../src/index.ts';
 import { Worker } from 'node:worker_threads';
 import { nodeScanWorkerSpawner } from '../../tests/helpers/scan-worker-node.ts';
+import { noteBatch, noteFieldsOf } from './note-announcements.ts';
 
 const keys = generateKeys();
 const other = generateKeys();
@@ -284,5 +285,43 @@ describe('scan worker pool (Node worker_threads)', () => {
       createScanPool({ ...keys, spendingSecretKey: other.spendingSecretKey }, { spawn: () => (spawned++, spawn()) }),
     ).rejects.toBeInstanceOf(KeyMismatchError);
     expect(spawned).toBe(0);
+  });
+});
+
+describe('scan worker pool: sealed notes and announced addresses (PROTOCOL.md sections 7-8)', () => {
+  const batch = noteBatch(40);
+
+  it.each([
+    ['2 workers', { size: 2 }],
+    ['1 worker and the calling thread', { size: 1, useCallingThread: true }],
+  ] as const)('with %s opens the same notes and flags the same addresses as one thread, without handing out the shared secret', async (_name, options) => {
+    const pool = await createScanPool(batch.keys, { spawn: await nodeScanWorkerSpawner(), ...options });
+    pools.push(pool);
+    const { discoveries } = await pool.scan(batch.rows);
+    expect(noteFieldsOf(discoveries)).toEqual(batch.expected);
+    expect(noteFieldsOf(discoveries)).toEqual(noteFieldsOf(createScanner(batch.keys).scan(batch.rows).discoveries));
+    for (const d of discoveries) {
+      expect('sharedSecret' in d).toBe(false);
+      expect(d.stealthSecretKey).toHaveLength(32);
+    }
+  });
+
+  it('view-only, opens the same notes and hands over the shared secret', async () => {
+    const viewOnly = { viewingSecretKey: batch.keys.viewingSecretKey, spendingPublicKey: batch.keys.spendingPublicKey };
+    const pool = await createScanPool(viewOnly, { spawn: await nodeScanWorkerSpawner(), size: 2 });
+    pools.push(pool);
+    const { discoveries } = await pool.scan(batch.rows);
+    expect(noteFieldsOf(discoveries)).toEqual(batch.expected);
+    expect(discoveries.every((d) => d.sharedSecret?.length === 32 && d.stealthSecretKey === undefined)).toBe(true);
+  });
+
+  it('streams notes through scanRegistry on the pool', async () => {
+    const pool = await createScanPool(batch.keys, { spawn: await nodeScanWorkerSpawner(), size: 2 });
+    pools.push(pool);
+    const found = [];
+    for await (const b of scanRegistry(arrayPageSource(batch.rows, 100), batch.keys, { pool })) found.push(...b.discoveries);
+    expect(found.map((d) => [d.announcement.id, d.noteStatus, d.note, d.stealthAddressMismatch])).toEqual(
+      [...batch.expected].map(([index, e]) => [batch.rows[index]!.id, e.noteStatus, e.note, e.stealthAddressMismatch]),
+    );
   });
 });

@@ -9,6 +9,7 @@ import {
   type RegistryPageSource,
   type ScanProgress,
 } from '../src/index.ts';
+import { noteBatch } from './note-announcements.ts';
 
 const keys = generateKeys();
 const others = [generateKeys(), generateKeys()];
@@ -134,5 +135,26 @@ describe('scanRegistry', () => {
   it('refuses a negative or fractional cursor before scanning', async () => {
     await expect(collect(scanRegistry(arrayPageSource(registry), keys, { fromCursor: -1 }))).rejects.toThrow(/fromCursor/);
     await expect(collect(scanRegistry(arrayPageSource(registry), keys, { fromCursor: 1.5 }))).rejects.toThrow(/fromCursor/);
+  });
+});
+
+describe('scanRegistry with sealed notes and announced addresses (PROTOCOL.md sections 7-8)', () => {
+  const batch = noteBatch(5);
+
+  it('opens the notes of the payments it finds page by page, the same as one batch scan, and keeps no shared secret', async () => {
+    const found = (await collect(scanRegistry(arrayPageSource(batch.rows, 16), batch.keys))).flatMap((b) => b.discoveries);
+    expect(found.map((d) => d.announcement.id)).toEqual([...batch.expected.keys()].map((index) => batch.rows[index]!.id));
+    expect(found.map((d) => [d.noteStatus, d.note, d.stealthAddressMismatch, d.stealthAddress])).toEqual(
+      [...batch.expected.values()].map((e) => [e.noteStatus, e.note, e.stealthAddressMismatch, e.stealthAddress]),
+    );
+    expect(found.some((d) => 'sharedSecret' in d)).toBe(false);
+  });
+
+  it('resuming from a saved cursor still opens the notes after it', async () => {
+    const cursor = batch.rows[Math.floor(batch.rows.length / 2)]!.id!;
+    const found = (await collect(scanRegistry(arrayPageSource(batch.rows, 16), batch.keys, { fromCursor: cursor }))).flatMap((b) => b.discoveries);
+    const after = [...batch.expected].filter(([index]) => batch.rows[index]!.id! > cursor);
+    expect(after.length).toBeGreaterThan(0);
+    expect(found.map((d) => [d.announcement.id, d.noteStatus, d.note])).toEqual(after.map(([index, e]) => [batch.rows[index]!.id, e.noteStatus, e.note]));
   });
 });

@@ -150,4 +150,28 @@ describe('sealed notes (PROTOCOL.md section 8) reproduce the shared vectors', ()
     });
     expect(openNote(payment.sharedSecret, hexToBytes(c.note.empty_metadata).subarray(1))).toEqual({ txHash: null, amount: null, chainId: null });
   });
+
+  it.each(cases.map((c) => [c.name, c] as const))('case %s: a scan of the announcement with its metadata opens the note', (_name, c) => {
+    const keys = generateKeys({ spendingSecret: c.input.spending_secret, viewingSeed: c.input.viewing_seed });
+    const announcement = {
+      id: 1,
+      ephemeral_key: c.payment.ephemeral_ciphertext,
+      view_tag: c.payment.view_tag,
+      stealth_address: c.payment.stealth_address,
+      // Registry rows hold the note without the on-chain view-tag byte (PROTOCOL.md section 6).
+      metadata: c.note.metadata.slice(2),
+    };
+    const [found] = scanAnnouncements(keys, [announcement]).discoveries;
+    const bigOrNull = (decimal: string) => (BigInt(decimal) === 0n ? null : BigInt(decimal));
+    expect(found).toMatchObject({
+      stealthAddress: c.payment.stealth_address,
+      noteStatus: 'opened',
+      note: {
+        txHash: /^0+$/.test(c.note.input.tx_hash) ? null : `0x${c.note.input.tx_hash}`,
+        amount: bigOrNull(c.note.input.amount),
+        chainId: bigOrNull(c.note.input.chain_id),
+      },
+      stealthAddressMismatch: false,
+    });
+  });
 });

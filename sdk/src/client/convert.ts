@@ -5,6 +5,8 @@
  */
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
 import { bytesToHex, hexToBytes } from '../bytes.ts';
+import { InvalidArgumentError } from '../errors.ts';
+import { SEALED_NOTE_BYTES } from '../note.ts';
 import type { RecipientKeys } from '../keys.ts';
 import type { StealthPayment } from '../payment.ts';
 import type { ScanKeys } from '../scanner.ts';
@@ -22,7 +24,7 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     amount: json.amount ?? null,
     chain: json.chain ?? null,
     stealthAddress: json.stealth_address ?? null,
-    metadata: json.metadata == null ? null : hexToBytes(json.metadata, 'metadata'),
+    metadata: json.metadata == null || json.metadata === '' ? null : hexToBytes(json.metadata, 'metadata'),
     blockNumber: json.block_number ?? null,
     logIndex: json.log_index ?? null,
   };
@@ -69,23 +71,37 @@ export type AnnouncementForPaymentOptions = {
   chain?: string;
   /** 32 bytes. */
   channelId?: Uint8Array | string;
-  /** The payment's ERC-5564 metadata (`announcementMetadata`), so the recipient gets its sealed note. */
+  /**
+   * The payment's ERC-5564 metadata with a sealed note (`announcementMetadata(payment, note)`,
+   * 93 bytes) or the 92-byte sealed note alone (`sealNote`), so the recipient gets the note.
+   */
   metadata?: Uint8Array;
 };
 
 /**
  * The registry announcement of a payment made with the local `createStealthPayment`, ready
- * for `client.publishAnnouncement`.
+ * for `client.publishAnnouncement`; with `metadata`, it carries a note sealed for the recipient
+ * (PROTOCOL.md section 8), which their scan opens.
  *
+ * @throws {InvalidArgumentError} when `metadata` is neither 93 bytes starting with the payment's
+ * view tag nor 92 bytes.
  * @example
  * const payment = createStealthPayment(metaAddress);
  * const txHash = await wallet.sendTransaction({ to: payment.stealthAddress, value });
- * await client.publishAnnouncement(announcementForPayment(payment, { txHash, chain: 'ethereum' }));
+ * const metadata = announcementMetadata(payment, { amount: value, chainId: 1n });
+ * await client.publishAnnouncement(announcementForPayment(payment, { txHash, chain: 'ethereum', metadata }));
  */
 export function announcementForPayment(
   payment: Pick<StealthPayment, 'ephemeralCiphertext' | 'viewTag'>,
   options: AnnouncementForPaymentOptions,
 ): PublishAnnouncementParameters {
+  const { metadata } = options;
+  if (metadata !== undefined && (!(metadata instanceof Uint8Array) || (metadata.length !== SEALED_NOTE_BYTES && metadata.length !== SEALED_NOTE_BYTES + 1))) {
+    throw new InvalidArgumentError('metadata', `must be ${SEALED_NOTE_BYTES + 1} bytes (view tag + sealed note) or the ${SEALED_NOTE_BYTES}-byte sealed note`);
+  }
+  if (metadata !== undefined && metadata.length === SEALED_NOTE_BYTES + 1 && metadata[0] !== payment.viewTag) {
+    throw new InvalidArgumentError('metadata', "starts with a view tag other than the payment's");
+  }
   return {
     ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
     view_tag: payment.viewTag,
@@ -93,6 +109,6 @@ export function announcementForPayment(
     ...(options.amount === undefined ? {} : { amount: options.amount }),
     ...(options.chain === undefined ? {} : { chain: options.chain }),
     ...(options.channelId === undefined ? {} : { channel_id: options.channelId }),
-    ...(options.metadata === undefined ? {} : { metadata: bytesToHex(options.metadata) }),
+    ...(metadata === undefined ? {} : { metadata: bytesToHex(metadata) }),
   };
 }

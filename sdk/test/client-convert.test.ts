@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  announcementForPayment,
+  announcementFromJson,
+  announcementMetadata,
+  bytesToHex,
+  createStealthPayment,
+  generateKeys,
+  scanAnnouncements,
+  sealNote,
+  type AnnouncementJson,
+} from '../src/index.ts';
+
+const keys = generateKeys();
+const payment = createStealthPayment(keys.metaAddress);
+const note = { amount: 5n * 10n ** 17n, chainId: 1n };
+
+describe('announcementForPayment with a sealed note', () => {
+  it('publishes the 93-byte metadata or the 92-byte note as metadata hex, and nothing without one', () => {
+    const withMetadata = announcementForPayment(payment, { txHash: '0x01', metadata: announcementMetadata(payment, note) });
+    expect(withMetadata.metadata).toBe(bytesToHex(announcementMetadata(payment, note)));
+    const withNote = announcementForPayment(payment, { txHash: '0x01', metadata: sealNote(payment.sharedSecret, note) });
+    expect(withNote.metadata).toBe(bytesToHex(sealNote(payment.sharedSecret, note)));
+    expect('metadata' in announcementForPayment(payment, { txHash: '0x01' })).toBe(false);
+  });
+
+  it('refuses metadata of another length or with another payment\'s view tag, with INVALID_ARGUMENT', () => {
+    const metadata = announcementMetadata(payment, note);
+    for (const bad of [metadata.subarray(0, 91), new Uint8Array([...metadata, 0]), announcementMetadata(payment)]) {
+      expect(() => announcementForPayment(payment, { txHash: '0x01', metadata: bad })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    }
+    const otherTag = metadata.slice();
+    otherTag[0] = (payment.viewTag + 1) % 256;
+    expect(() => announcementForPayment(payment, { txHash: '0x01', metadata: otherTag })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+});
+
+describe('announcementFromJson', () => {
+  const json = {
+    id: 9,
+    ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
+    view_tag: payment.viewTag,
+    timestamp: 1_700_000_000,
+    channel_id: null,
+    tx_hash: '0xabc',
+    amount: null,
+    chain: 'ethereum',
+    stealth_address: payment.stealthAddress,
+    metadata: bytesToHex(sealNote(payment.sharedSecret, note)),
+    block_number: 123,
+    log_index: 4,
+  };
+
+  it('maps the chain fields into byte form, where the scanner opens the note', () => {
+    const row = announcementFromJson(json);
+    expect(row).toMatchObject({ stealthAddress: payment.stealthAddress, blockNumber: 123, logIndex: 4 });
+    expect(bytesToHex(row.metadata!)).toBe(json.metadata);
+    const [found] = scanAnnouncements(keys, [row]).discoveries;
+    expect(found).toMatchObject({ noteStatus: 'opened', note: { txHash: null, ...note }, stealthAddressMismatch: false });
+  });
+
+  it('reads the rows of an older server (no chain fields) and an empty metadata as absent', () => {
+    const { stealth_address: _a, metadata: _b, block_number: _c, log_index: _d, ...old } = json;
+    // Older servers answer without the four fields the current type requires.
+    expect(announcementFromJson(old as AnnouncementJson)).toMatchObject({ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null });
+    expect(announcementFromJson({ ...json, metadata: '' }).metadata).toBeNull();
+  });
+});
