@@ -133,7 +133,7 @@ export type AnnounceParametersReturnType = {
  * view tag alone.
  *
  * @example
- * import { createWalletClient, custom } from 'viem';
+ * import { createWalletClient, custom, getAddress } from 'viem';
  * import { mainnet } from 'viem/chains';
  * import { createStealthPayment } from '@wraith-pq/sdk';
  * import { announceParameters } from '@wraith-pq/sdk/evm';
@@ -141,7 +141,7 @@ export type AnnounceParametersReturnType = {
  * const wallet = createWalletClient({ chain: mainnet, transport: custom(window.ethereum) });
  * const [account] = await wallet.requestAddresses();
  * const payment = createStealthPayment(recipientMetaAddress);
- * const payHash = await wallet.sendTransaction({ account, to: payment.stealthAddress, value: 10n ** 16n });
+ * const payHash = await wallet.sendTransaction({ account, to: getAddress(payment.stealthAddress), value: 10n ** 16n });
  * const announceHash = await wallet.writeContract({
  *   account,
  *   ...announceParameters({ payment, note: { txHash: payHash, amount: 10n ** 16n, chainId: 1n } }),
