@@ -21,6 +21,7 @@ import {
   IndexerLeaseLostError,
   MAX_CHECKPOINTS,
   StoreUnavailableError,
+  eventsInChainOrder,
   normalizeTxHash,
   type ChainEvent,
   type CommitResult,
@@ -112,18 +113,16 @@ class MemoryStore implements RegistryStore {
   async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
     this.#checkOpen();
     const record = this.#leased(key, owner);
-    const wanted = new Set(range.events.map((e) => chainKey(e.txHash, e.logIndex)));
+    const events = eventsInChainOrder(range.events);
+    const wanted = new Set(events.map((e) => chainKey(e.txHash, e.logIndex)));
     // Chain rows stored ahead of the indexer (verified publishes) whose event the chain no longer has.
     for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
       if (!wanted.has(chainKey(row.txHash, row.logIndex!))) this.#remove(row);
     }
     const result: CommitResult = { inserted: 0, completed: 0, existing: 0 };
-    for (const event of range.events) {
+    for (const event of events) {
       const sameTx = this.#rowsByTxHash.get(normalizeTxHash(event.txHash)) ?? [];
-      if (sameTx.some((row) => row.logIndex === event.logIndex)) {
-        result.existing++;
-        continue;
-      }
+      if (sameTx.some((row) => row.logIndex === event.logIndex)) continue;
       const published = sameTx.find((row) => row.logIndex === null && equalBytes(row.ephemeralKey, event.ephemeralKey));
       if (published !== undefined) {
         Object.assign(published, {
@@ -138,6 +137,8 @@ class MemoryStore implements RegistryStore {
       this.#insert(chainRow(event), true);
       result.inserted++;
     }
+    // Events stored already, and repeats within the range, are `existing` (as in the SQL stores).
+    result.existing = range.events.length - result.inserted - result.completed;
     record.nextBlock = range.toBlock + 1;
     record.checkpoints = [...record.checkpoints.filter((c) => c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }].slice(-MAX_CHECKPOINTS);
     return result;

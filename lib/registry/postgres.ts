@@ -8,7 +8,12 @@
  * from a counter row incremented in the publish statement itself (postgres-schema.ts explains
  * why not a sequence: ids become visible in id order, so `after_id` cursors never skip a row,
  * and there are no gaps), and each list answers from one statement, so its page and `total`
- * come from one snapshot.
+ * come from one snapshot. The indexer's commit locks out other writers of `announcements` for
+ * its few statements (commitIndexedRange), so an HTTP publish of a transaction it is storing
+ * cannot slip a second row in beside its chain row.
+ *
+ * The indexer lease compares expiries with the database's clock (`clock_timestamp()`), never an
+ * instance's own: instances on several machines agree on when a lease ran out.
  *
  * Durability: a publish is acknowledged after its single-statement transaction committed with
  * the server's default `synchronous_commit = on`, so it survives a crash of either side.
@@ -29,6 +34,7 @@ import {
   IndexerLeaseLostError,
   MAX_CHECKPOINTS,
   StoreUnavailableError,
+  eventsInChainOrder,
   normalizeTxHash,
   type ChainEvent,
   type CommitResult,
@@ -264,7 +270,7 @@ class PostgresStore implements RegistryStore {
   }
 
   async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
-    const e = range.events;
+    const e = eventsInChainOrder(range.events); // ids follow this order (ROW_NUMBER over its ordinality)
     const norms = e.map((x) => normalizeTxHash(x.txHash));
     const logIndexes = e.map((x) => x.logIndex);
     // Ciphertexts and notes travel as one bytea each, sliced by position in SQL: thousands of
@@ -283,6 +289,12 @@ class PostgresStore implements RegistryStore {
       at += x.metadata?.length ?? 0;
     }
     return this.#fenced(key, owner, 'commit indexed blocks', async (client) => {
+      // Writers of announcements wait until this commit ends, and then look at it: a statement
+      // takes its table locks before its snapshot, so an HTTP publish of one of these transactions
+      // sees the chain rows and is refused, rather than adding a second row beside them (its
+      // one-statement check cannot see rows committed while it waited on the counter row).
+      // Readers are not held up.
+      await client.query('LOCK TABLE announcements IN SHARE ROW EXCLUSIVE MODE');
       // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       await client.query(
         `WITH gone AS (
@@ -334,13 +346,15 @@ class PostgresStore implements RegistryStore {
         'INSERT INTO indexer_checkpoints (key, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (key, block_number) DO UPDATE SET block_hash = excluded.block_hash',
         [key, range.toBlock, range.toBlockHash],
       );
+      // The newest MAX_CHECKPOINTS up to toBlock stay (any above it are of blocks to be read again).
       await client.query(
-        `DELETE FROM indexer_checkpoints WHERE key = $1 AND block_number <=
-           (SELECT block_number FROM indexer_checkpoints WHERE key = $1 ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS})`,
-        [key],
+        `DELETE FROM indexer_checkpoints WHERE key = $1 AND (block_number > $2 OR block_number <=
+           (SELECT block_number FROM indexer_checkpoints WHERE key = $1 AND block_number <= $2 ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS}))`,
+        [key, range.toBlock],
       );
       const counts = { inserted: inserted.rowCount ?? 0, completed };
-      return { ...counts, existing: e.length - counts.inserted - counts.completed };
+      // Events stored already, and repeats within the range, are `existing`.
+      return { ...counts, existing: range.events.length - counts.inserted - counts.completed };
     });
   }
 

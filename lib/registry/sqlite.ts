@@ -57,6 +57,7 @@ import {
   IndexerLeaseLostError,
   MAX_CHECKPOINTS,
   StoreUnavailableError,
+  eventsInChainOrder,
   normalizeTxHash,
   type ChainEvent,
   type CommitResult,
@@ -81,6 +82,11 @@ const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, am
 /** Columns a row is stored with (`origin`: 0 HTTP publish, 1 proved by the chain). */
 const INSERT_COLUMNS =
   'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, stealth_address, metadata, block_number, log_index, origin';
+/**
+ * Milliseconds on the database's clock, for the indexer lease: instances sharing a remote libSQL
+ * server compare expiries against one clock, not each its own (for a file, it is this machine's).
+ */
+const NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 /** The registry's size, from the per-tag counts. */
 const TOTAL_SQL = 'SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts';
 
@@ -270,15 +276,14 @@ class SqliteStore implements RegistryStore {
   }
 
   async acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null> {
-    const now = Date.now(); // processes sharing one file share this machine's clock
     const [, state, checkpoints] = await this.#run('take the indexer lease', () =>
       this.#client.batch(
         [
           {
-            sql: `INSERT INTO indexer_state (key, owner, lease_expires_at, next_block) VALUES (?, ?, ?, NULL)
+            sql: `INSERT INTO indexer_state (key, owner, lease_expires_at, next_block) VALUES (?, ?, ${NOW_MS} + ?, NULL)
                   ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, lease_expires_at = excluded.lease_expires_at
-                  WHERE indexer_state.owner IS NULL OR indexer_state.owner = excluded.owner OR indexer_state.lease_expires_at <= ?`,
-            args: [key, owner, now + leaseMs, now],
+                  WHERE indexer_state.owner IS NULL OR indexer_state.owner = excluded.owner OR indexer_state.lease_expires_at <= ${NOW_MS}`,
+            args: [key, owner, leaseMs],
           },
           { sql: 'SELECT owner, next_block FROM indexer_state WHERE key = ?', args: [key] },
           { sql: 'SELECT block_number, block_hash FROM indexer_checkpoints WHERE key = ? ORDER BY block_number', args: [key] },
@@ -302,9 +307,10 @@ class SqliteStore implements RegistryStore {
 
   async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
     // Events travel as one JSON array read with json_each: one statement per step instead of
-    // one per event (a range may hold thousands).
+    // one per event (a range may hold thousands). Its order (json_each's key) is chain order.
+    const ordered = eventsInChainOrder(range.events);
     const events = JSON.stringify(
-      range.events.map((e) => ({
+      ordered.map((e) => ({
         k: Buffer.from(e.ephemeralKey.buffer, e.ephemeralKey.byteOffset, e.ephemeralKey.byteLength).toString('hex'),
         v: e.viewTag,
         ts: e.timestamp,
@@ -317,7 +323,7 @@ class SqliteStore implements RegistryStore {
         c: e.chain,
       })),
     );
-    const hashes = JSON.stringify(range.events.map((e) => normalizeTxHash(e.txHash)));
+    const hashes = JSON.stringify(ordered.map((e) => normalizeTxHash(e.txHash)));
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
       // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       {
@@ -348,10 +354,11 @@ class SqliteStore implements RegistryStore {
       },
       { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [range.toBlock + 1, key] },
       { sql: 'INSERT OR REPLACE INTO indexer_checkpoints (key, block_number, block_hash) VALUES (?, ?, ?)', args: [key, range.toBlock, range.toBlockHash] },
+      // The newest MAX_CHECKPOINTS up to toBlock stay (any above it are of blocks to be read again).
       {
-        sql: `DELETE FROM indexer_checkpoints WHERE key = ? AND block_number <=
-                (SELECT block_number FROM indexer_checkpoints WHERE key = ? ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS})`,
-        args: [key, key],
+        sql: `DELETE FROM indexer_checkpoints WHERE key = ? AND (block_number > ? OR block_number <=
+                (SELECT block_number FROM indexer_checkpoints WHERE key = ? AND block_number <= ? ORDER BY block_number DESC LIMIT 1 OFFSET ${MAX_CHECKPOINTS}))`,
+        args: [key, range.toBlock, key, range.toBlock],
       },
     ]);
     const completed = results[1]!.rowsAffected;
@@ -375,12 +382,12 @@ class SqliteStore implements RegistryStore {
 
   async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
     const result = await this.#run('read the indexer state', () =>
-      this.#client.execute({ sql: 'SELECT owner, lease_expires_at, next_block FROM indexer_state WHERE key = ?', args: [key] }),
+      this.#client.execute({ sql: `SELECT owner, lease_expires_at, next_block, lease_expires_at > ${NOW_MS} AS live FROM indexer_state WHERE key = ?`, args: [key] }),
     );
     const row = result.rows[0];
     if (row === undefined) return { nextBlock: null, owner: null, leaseExpiresAt: null };
     const expires = readInteger(row, 'lease_expires_at');
-    const live = row['owner'] !== null && expires > Date.now();
+    const live = row['owner'] !== null && readInteger(row, 'live') === 1;
     return {
       nextBlock: row['next_block'] === null ? null : readInteger(row, 'next_block'),
       owner: live ? readText(row, 'owner') : null,
@@ -398,7 +405,7 @@ class SqliteStore implements RegistryStore {
       const results = await this.#run(action, () =>
         this.#client.batch(
           [
-            { sql: 'INSERT INTO indexer_fence (live_leases) SELECT COUNT(*) FROM indexer_state WHERE key = ? AND owner = ? AND lease_expires_at > ?', args: [key, owner, Date.now()] },
+            { sql: `INSERT INTO indexer_fence (live_leases) SELECT COUNT(*) FROM indexer_state WHERE key = ? AND owner = ? AND lease_expires_at > ${NOW_MS}`, args: [key, owner] },
             ...statements,
             'DELETE FROM indexer_fence',
           ],

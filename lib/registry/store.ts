@@ -156,6 +156,30 @@ export function normalizeTxHash(txHash: string): string {
   return txHash.trim().toLowerCase();
 }
 
+/**
+ * The events of a range as every store commits them: in chain order (block, then log index), so
+ * ids follow the chain whatever order the caller passed, and each (tx_hash, log index) once (the
+ * first in chain order), so one range cannot collide with itself. Returns `events` itself when
+ * it already is so (the indexer's usual case), else a new array.
+ */
+export function eventsInChainOrder(events: readonly ChainEvent[]): readonly ChainEvent[] {
+  let ordered = true;
+  for (let i = 1; i < events.length && ordered; i++) ordered = compareChainPosition(events[i - 1]!, events[i]!) < 0;
+  const sorted = ordered ? events : [...events].sort(compareChainPosition);
+  const seen = new Set<string>();
+  const unique = sorted.filter((event) => {
+    const key = `${normalizeTxHash(event.txHash)}:${event.logIndex}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.length === events.length && ordered ? events : unique;
+}
+
+function compareChainPosition(a: ChainEvent, b: ChainEvent): number {
+  return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
+}
+
 export class DuplicateAnnouncementError extends Error {
   override name = 'DuplicateAnnouncementError';
   readonly code = 'DUPLICATE_ANNOUNCEMENT';

@@ -70,6 +70,28 @@ describe('binary registry pages', () => {
     expect(noCursor.headers.get('cache-control')).toBe('no-cache');
   });
 
+  it('a full page holding a chain event must be revalidated (a reorganisation may remove it), and carries its chain fields', async () => {
+    await publishMany(2);
+    const store = await getRegistry();
+    const metadata = crypto.getRandomValues(new Uint8Array(92));
+    await store.publishVerified({
+      ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 8, txHash: '0x' + '5e'.repeat(32), logIndex: 3, blockNumber: 1234,
+      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', amount: null, channelId: null,
+    });
+    await publishMany(1);
+    const httpOnly = await binary('after_id=0&limit=2');
+    expect(httpOnly.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const withChainRow = await binary('after_id=0&limit=3');
+    expect(decodeAnnouncementPage(withChainRow.bytes)).toHaveLength(3);
+    expect(withChainRow.headers.get('cache-control')).toBe('no-cache');
+    const [chainRow] = decodeAnnouncementPage((await binary('after_id=2&limit=1')).bytes);
+    expect(chainRow).toMatchObject({ id: 3, blockNumber: 1234, logIndex: 3, timestamp: 1_700_000_000 });
+    expect(chainRow!.stealthAddress?.toLowerCase()).toBe('0x' + 'ab'.repeat(20));
+    expect(bytesToHex(chainRow!.metadata!)).toBe(bytesToHex(metadata));
+    // After it, HTTP rows alone are immutable again.
+    expect((await binary('after_id=3&limit=1')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   it('answers 304 to If-None-Match with the page ETag, and a new ETag once the page grows', async () => {
     await publishMany(2);
     const first = await binary('after_id=0&limit=5');

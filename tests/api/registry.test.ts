@@ -2,6 +2,8 @@
  * The announcement registry endpoints (INTERFACE.md 4.3, PROTOCOL.md section 6).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { hexToBytes } from '@wraith-pq/sdk';
+import { getRegistry } from '../../lib/server/registry.ts';
 import { configure } from '../helpers/api.ts';
 import { foreignAnnouncement, randomHex, request } from '../helpers/routes.ts';
 
@@ -103,6 +105,44 @@ describe('POST /api/v1/registry/announcements', () => {
     expect(response.json.error.code).toBe('VALIDATION_ERROR');
     expect(response.json.error.details.map((d: { path: string }) => d.path)).toEqual([field]);
     expect((await list()).json.total).toBe(0);
+  });
+
+  it('stores the sealed note of ERC-5564 metadata (93 bytes, view tag first) or of a bare 92-byte note', async () => {
+    const note = randomHex(92);
+    expect((await publish(foreignAnnouncement({ view_tag: 0x2a, metadata: `0x2A${note.toUpperCase()}` }))).status).toBe(201);
+    const other = randomHex(92);
+    expect((await publish(foreignAnnouncement({ metadata: ` ${other} ` }))).status).toBe(201);
+    expect((await publish(foreignAnnouncement({ metadata: null }))).status).toBe(201);
+    const rows = (await list()).json.announcements;
+    expect(rows.map((row: { metadata: string | null }) => row.metadata)).toEqual([note, other, null]);
+  });
+
+  it.each([
+    ['ERC-5564 metadata whose view-tag byte is not view_tag', { view_tag: 1, metadata: `02${randomHex(92)}` }],
+    ['metadata of the view tag alone (1 byte)', { view_tag: 1, metadata: '01' }],
+    ['metadata of 94 bytes', { view_tag: 1, metadata: `01${randomHex(93)}` }],
+    ['metadata that is not hex', { view_tag: 1, metadata: `01${'zz'.repeat(92)}` }],
+  ])('refuses %s with 400 naming metadata', async (_, override) => {
+    const response = await publish(foreignAnnouncement(override));
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('VALIDATION_ERROR');
+    expect(response.json.error.details.map((d: { path: string }) => d.path)).toEqual(['metadata']);
+    expect((await list()).json.total).toBe(0);
+  });
+
+  it('answers 409 for a tx_hash the chain already brought, and lists the chain row with its fields', async () => {
+    const store = await getRegistry();
+    const txHash = `0x${randomHex(32)}`;
+    await store.publishVerified({
+      ephemeralKey: hexToBytes(randomHex(1088)), viewTag: 3, txHash, logIndex: 2, blockNumber: 17, timestamp: 1_700_000_000,
+      stealthAddress: '0x' + 'Cd'.repeat(20), metadata: hexToBytes(randomHex(92)), chain: 'ethereum', amount: null, channelId: null,
+    });
+    const response = await publish(foreignAnnouncement({ tx_hash: txHash.toUpperCase().replace('0X', '0x') }));
+    expect(response.status).toBe(409);
+    expect(response.json.error.code).toBe('DUPLICATE_ANNOUNCEMENT');
+    const [row] = (await list()).json.announcements;
+    expect(row).toMatchObject({ tx_hash: txHash, block_number: 17, log_index: 2, stealth_address: '0x' + 'Cd'.repeat(20), timestamp: 1_700_000_000, chain: 'ethereum' });
+    expect(row.metadata).toMatch(/^[0-9a-f]{184}$/);
   });
 
   it('accepts a view_tag of 0 and of 255 and a tx_hash of exactly 256 characters', async () => {

@@ -166,6 +166,95 @@ describe.each(STORES)('the %s store, chain side', (_name, factory) => {
     expect(await allRows(store)).toEqual([expect.objectContaining({ id: stored.id, amount: '42' })]);
   });
 
+  it('stores events passed out of chain order in chain order, and an event repeated within a range once', async () => {
+    const { store } = await open();
+    await store.acquireIndexerLease(KEY, 'a', 10_000);
+    const [a, b, c] = [event(2, 9), event(5, 0), event(5, 1)];
+    expect(await store.commitIndexedRange(KEY, 'a', { fromBlock: 0, toBlock: 6, toBlockHash: '0x06', events: [c, a, b, { ...c }] })).toEqual({ inserted: 3, completed: 0, existing: 1 });
+    const rows = await allRows(store);
+    expect(rows.map((r) => r.txHash)).toEqual([a.txHash, b.txHash, c.txHash]);
+    expect(rows.map((r) => r.id)).toEqual([...rows.map((r) => r.id)].sort((x, y) => x - y));
+  });
+
+  it('keeps the newest 256 checkpoints, newest last, and none above a range committed again', async () => {
+    const { store } = await open();
+    await store.acquireIndexerLease(KEY, 'a', 60_000);
+    for (let block = 0; block < 260; block++) {
+      await store.commitIndexedRange(KEY, 'a', { fromBlock: block, toBlock: block, toBlockHash: `0x${block.toString(16)}`, events: [] });
+    }
+    const state = await store.acquireIndexerLease(KEY, 'a', 60_000);
+    expect(state?.checkpoints).toHaveLength(256);
+    expect(state?.checkpoints[0]).toEqual({ blockNumber: 4, blockHash: '0x4' });
+    expect(state?.checkpoints.at(-1)).toEqual({ blockNumber: 259, blockHash: '0x103' });
+    // Blocks 250.. read again without a rewind first: their old checkpoints are not kept beside the new one.
+    await store.commitIndexedRange(KEY, 'a', { fromBlock: 250, toBlock: 250, toBlockHash: '0xfa2', events: [] });
+    const again = await store.acquireIndexerLease(KEY, 'a', 60_000);
+    expect(again?.nextBlock).toBe(251);
+    expect(again?.checkpoints.at(-1)).toEqual({ blockNumber: 250, blockHash: '0xfa2' });
+    expect(again?.checkpoints.at(-2)).toEqual({ blockNumber: 249, blockHash: '0xf9' });
+  }, 60_000);
+
+  it('gives a free lease to exactly one of two instances asking at the same moment, and reports no owner once released', async () => {
+    const { store, second } = await open();
+    const other = await second();
+    if (other !== store) onTestFinished(() => other.close());
+    expect(await store.indexerStatus(KEY)).toEqual({ nextBlock: null, owner: null, leaseExpiresAt: null });
+    for (let round = 0; round < 5; round++) {
+      const key = `${KEY}:${round}`;
+      const [a, b] = await Promise.all([store.acquireIndexerLease(key, 'a', 10_000), other.acquireIndexerLease(key, 'b', 10_000)]);
+      expect([a, b].filter((state) => state !== null)).toHaveLength(1);
+      const winner = a === null ? 'b' : 'a';
+      const status = await store.indexerStatus(key);
+      expect(status.owner).toBe(winner);
+      expect(status.leaseExpiresAt).toBeGreaterThan(Date.now() - 1_000);
+    }
+    const owner = (await store.indexerStatus(`${KEY}:0`)).owner!;
+    await (owner === 'a' ? store : other).releaseIndexerLease(`${KEY}:0`, owner);
+    expect(await store.indexerStatus(`${KEY}:0`)).toEqual({ nextBlock: null, owner: null, leaseExpiresAt: null });
+  });
+
+  it('keeps an HTTP row whose ciphertext differs from the event of its transaction, and stores the event beside it', async () => {
+    const { store } = await open();
+    const published = await store.publish(announcement({ amount: '5' }));
+    await store.acquireIndexerLease(KEY, 'a', 10_000);
+    const chained = event(3, 0, { txHash: published.txHash });
+    expect(await store.commitIndexedRange(KEY, 'a', { fromBlock: 0, toBlock: 3, toBlockHash: '0x03', events: [chained] })).toEqual({ inserted: 1, completed: 0, existing: 0 });
+    const rows = await allRows(store);
+    expect(rows.map((r) => [r.id, r.logIndex, r.amount])).toEqual([[published.id, null, '5'], [published.id + 1, 0, null]]);
+    await expect(store.publish(announcement({ txHash: published.txHash }))).rejects.toThrow(DuplicateAnnouncementError);
+    expect(await store.rewindIndexedRange(KEY, 'a', 2)).toEqual({ removed: 1 });
+    expect((await allRows(store)).map((r) => r.id)).toEqual([published.id]);
+  });
+
+  it("completes an HTTP row that brought its own note without replacing it, and gives one without a note the chain's", async () => {
+    const { store } = await open();
+    const ownNote = randomBytes(92);
+    const withNote = await store.publish(announcement({ metadata: ownNote }));
+    const withoutNote = await store.publish(announcement());
+    expect(withoutNote.metadata).toBeNull();
+    await store.acquireIndexerLease(KEY, 'a', 10_000);
+    const events = [withNote, withoutNote].map((row, i) => event(4, i, { txHash: row.txHash, ephemeralKey: row.ephemeralKey, viewTag: row.viewTag }));
+    expect(await store.commitIndexedRange(KEY, 'a', { fromBlock: 0, toBlock: 4, toBlockHash: '0x04', events })).toEqual({ inserted: 0, completed: 2, existing: 0 });
+    const [first, second] = await allRows(store);
+    expect(Buffer.from(first!.metadata!).equals(Buffer.from(ownNote))).toBe(true);
+    expect(Buffer.from(second!.metadata!).equals(Buffer.from(events[1]!.metadata!))).toBe(true);
+    expect(await store.count()).toBe(2);
+  });
+
+  it('refuses a verified publish of a transaction an HTTP row already has', async () => {
+    const { store } = await open();
+    const published = await store.publish(announcement());
+    await expect(store.publishVerified({ ...event(1, 0, { txHash: published.txHash.toUpperCase().replace('0X', '0x') }), amount: null, channelId: null })).rejects.toThrow(
+      DuplicateAnnouncementError,
+    );
+    // Another event of a transaction whose first event is stored: a row of its own.
+    const proved = event(2, 0);
+    await store.publishVerified({ ...proved, amount: null, channelId: null });
+    const sibling = await store.publishVerified({ ...event(2, 1, { txHash: proved.txHash }), amount: '7', channelId: randomBytes(32) });
+    expect(sibling).toMatchObject({ logIndex: 1, amount: '7', timestamp: proved.timestamp });
+    expect(await store.count()).toBe(3);
+  });
+
   it('drops a verified row whose event the chain no longer holds once the indexer reads its block', async () => {
     const { store } = await open();
     const orphan = event(5, 0);

@@ -128,6 +128,71 @@ describe('the sqlite registry file', () => {
     expect((await store.stats()).viewTagDistribution).toContainEqual({ tag: 9, count: 2 });
   });
 
+  it('keeps the rows, ids and counts of a version-2 file when migrated to version 3, and never hands out a used id again', async () => {
+    const url = freshUrl();
+    mkdirSync(join(url.slice('file:'.length), '..'), { recursive: true });
+    // A registry written by a build that knew versions 1 and 2 (their statements as they shipped).
+    const old = inspect(url);
+    await old.batch(
+      [
+        'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
+        'INSERT INTO schema_version (version, applied_at) VALUES (1, 0), (2, 0)',
+        `CREATE TABLE announcements (id INTEGER PRIMARY KEY AUTOINCREMENT, ephemeral_key BLOB NOT NULL,
+          view_tag INTEGER NOT NULL, timestamp INTEGER NOT NULL, channel_id BLOB NULL, tx_hash TEXT NOT NULL,
+          tx_hash_norm TEXT NOT NULL UNIQUE, amount TEXT NULL, chain TEXT NULL)`,
+        'CREATE INDEX announcements_view_tag_id ON announcements (view_tag, id)',
+        'CREATE INDEX announcements_timestamp_id ON announcements (timestamp, id)',
+        'CREATE TABLE view_tag_counts (tag INTEGER PRIMARY KEY, count INTEGER NOT NULL)',
+        `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
+          INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+        END`,
+        `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
+          UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+        END`,
+      ],
+      'write',
+    );
+    const written = [
+      { key: randomBytes(1088), tag: 3, ts: 1_700_000_001, channel: randomBytes(32), tx: '0xAA01', amount: '1.5 ETH', chain: 'ethereum' },
+      { key: randomBytes(1088), tag: 3, ts: 1_700_000_002, channel: null, tx: '0xaa02', amount: null, chain: null },
+      { key: randomBytes(1088), tag: 250, ts: 1_700_000_003, channel: null, tx: ' 0xAA03', amount: '7', chain: 'sui' },
+      { key: randomBytes(1088), tag: 9, ts: 1_700_000_004, channel: null, tx: '0xaa04', amount: null, chain: null },
+    ];
+    for (const row of written) {
+      await old.execute({
+        sql: 'INSERT INTO announcements (ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        args: [row.key, row.tag, row.ts, row.channel, row.tx.trim(), row.tx.trim().toLowerCase(), row.amount, row.chain],
+      });
+    }
+    // An operator removed the newest row: AUTOINCREMENT remembers id 4, which must stay used.
+    await old.execute('DELETE FROM announcements WHERE id = 4');
+
+    const store = await open(url);
+    const { announcements, total } = await store.list({}, { limit: 10 });
+    expect(total).toBe(3);
+    expect(announcements.map((row) => row.id)).toEqual([1, 2, 3]);
+    for (const [i, row] of announcements.entries()) {
+      const sent = written[i]!;
+      expect(Buffer.from(row.ephemeralKey).equals(Buffer.from(sent.key))).toBe(true);
+      expect(row.channelId === null ? null : Buffer.from(row.channelId).toString('hex')).toBe(sent.channel === null ? null : Buffer.from(sent.channel).toString('hex'));
+      expect(row).toMatchObject({ viewTag: sent.tag, timestamp: sent.ts, txHash: sent.tx.trim(), amount: sent.amount, chain: sent.chain });
+      expect(row).toMatchObject({ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null });
+    }
+    expect(await store.stats()).toEqual({ totalAnnouncements: 3, viewTagDistribution: [{ tag: 3, count: 2 }, { tag: 250, count: 1 }] });
+    expect((await store.publish(announcement({ viewTag: 250 }))).id).toBe(5);
+    await expect(store.publish(announcement({ txHash: '0xaa01' }))).rejects.toThrow(DuplicateAnnouncementError);
+    expect((await store.stats()).viewTagDistribution).toContainEqual({ tag: 250, count: 2 });
+    const versions = await inspect(url).execute('SELECT version FROM schema_version ORDER BY version');
+    expect(versions.rows.map((row) => row['version'])).toEqual([1, 2, 3]);
+    // The old table-wide UNIQUE(tx_hash_norm) is gone: two events of one transaction fit.
+    await store.acquireIndexerLease('k', 'me', 10_000);
+    const events = [0, 1].map((logIndex) => ({
+      ephemeralKey: randomBytes(1088), viewTag: 1, txHash: '0xbb', logIndex, blockNumber: 7, timestamp: 1, stealthAddress: '0x' + '11'.repeat(20), metadata: null, chain: null,
+    }));
+    expect(await store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 7, toBlockHash: '0x07', events })).toEqual({ inserted: 2, completed: 0, existing: 0 });
+    expect(await store.count()).toBe(6);
+  });
+
   it('keeps tx_hash unique across two stores sharing it', async () => {
     const url = freshUrl();
     const first = await open(url);
