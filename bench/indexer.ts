@@ -13,8 +13,6 @@
  *   transactional commit with its checkpoint), timed until the registry covers the head.
  * Targets: at least 5,000 events/s, and at least half the raw rate.
  */
-import { readFileSync } from 'node:fs';
-import solc from 'solc';
 import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { ANNOUNCER_ADDRESS } from '../sdk/src/evm/index.ts';
 import { startIndexer } from '../lib/chain/indexer.ts';
@@ -23,6 +21,7 @@ import { createPostgresStore } from '../lib/registry/postgres.ts';
 import { createSqliteStore } from '../lib/registry/sqlite.ts';
 import type { RegistryStore } from '../lib/registry/store.ts';
 import { startAnnouncerChain, type AnnouncerChain } from '../tests/helpers/announcer-chain.ts';
+import { compileContracts } from '../tests/helpers/anvil.ts';
 import { POSTGRES_BIN, startPostgres } from '../tests/helpers/postgres.ts';
 import { temporaryDirectory } from '../tests/helpers/server.ts';
 import { formatRate, median, type Measurement } from './harness.ts';
@@ -31,19 +30,7 @@ const PER_TX = 1_000;
 const floodAbi = parseAbi(['function flood(address announcer, uint256 schemeId, uint256 count, uint256 seed)']);
 
 function compileFlood(): Hex {
-  const source = readFileSync(new URL('./fixtures/AnnouncementFlood.sol', import.meta.url), 'utf8');
-  const output = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'AnnouncementFlood.sol': { content: source } },
-        settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
-      }),
-    ),
-  ) as { errors?: { severity: string; formattedMessage: string }[]; contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>> };
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  return `0x${output.contracts['AnnouncementFlood.sol']!['AnnouncementFlood']!.evm.bytecode.object}`;
+  return compileContracts(new URL('./fixtures/', import.meta.url))['AnnouncementFlood']!.bytecode;
 }
 
 /** N announcements on the chain, PER_TX per transaction (one block each). */

@@ -28,6 +28,23 @@ import type { Client } from '@libsql/client';
 
 type Migration = { version: number; statements: readonly string[] };
 
+/**
+ * The triggers that keep `view_tag_counts` (version 2), made again by version 3, whose table
+ * rebuild drops them. Rows are deleted only when a reorganisation removes a chain event.
+ */
+const COUNT_TRIGGERS: readonly string[] = [
+  `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
+    INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+  END`,
+  `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
+    UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+  END`,
+  `CREATE TRIGGER announcements_counted_update AFTER UPDATE OF view_tag ON announcements BEGIN
+    UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
+    INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
+  END`,
+];
+
 const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -52,17 +69,7 @@ const MIGRATIONS: readonly Migration[] = [
     statements: [
       'CREATE TABLE view_tag_counts (tag INTEGER PRIMARY KEY, count INTEGER NOT NULL)',
       'INSERT INTO view_tag_counts (tag, count) SELECT view_tag, COUNT(*) FROM announcements GROUP BY view_tag',
-      `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
-        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
-      END`,
-      // Rows are deleted only when a reorganisation removes a chain event (version 3); the triggers keep the counts right.
-      `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
-        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
-      END`,
-      `CREATE TRIGGER announcements_counted_update AFTER UPDATE OF view_tag ON announcements BEGIN
-        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
-        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
-      END`,
+      ...COUNT_TRIGGERS,
     ],
   },
   {
@@ -109,16 +116,7 @@ const MIGRATIONS: readonly Migration[] = [
       // Not partial: NULL log indexes (HTTP rows) never collide, and lookups by tx_hash alone (the publish rule) use it.
       'CREATE UNIQUE INDEX announcements_chain_event ON announcements (tx_hash_norm, log_index)',
       'CREATE INDEX announcements_block ON announcements (block_number) WHERE block_number IS NOT NULL',
-      `CREATE TRIGGER announcements_counted_insert AFTER INSERT ON announcements BEGIN
-        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
-      END`,
-      `CREATE TRIGGER announcements_counted_delete AFTER DELETE ON announcements BEGIN
-        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
-      END`,
-      `CREATE TRIGGER announcements_counted_update AFTER UPDATE OF view_tag ON announcements BEGIN
-        UPDATE view_tag_counts SET count = count - 1 WHERE tag = OLD.view_tag;
-        INSERT INTO view_tag_counts (tag, count) VALUES (NEW.view_tag, 1) ON CONFLICT (tag) DO UPDATE SET count = count + 1;
-      END`,
+      ...COUNT_TRIGGERS,
       `CREATE TABLE indexer_state (
         key TEXT PRIMARY KEY,
         owner TEXT NULL,

@@ -59,6 +59,7 @@ import {
   StoreUnavailableError,
   eventsInChainOrder,
   normalizeTxHash,
+  verifiedRow,
   type ChainEvent,
   type CommitResult,
   type IndexedRange,
@@ -259,20 +260,7 @@ class SqliteStore implements RegistryStore {
       }),
     );
     if (result.rows.length === 0) throw new DuplicateAnnouncementError();
-    return {
-      id: readInteger(result.rows[0], 'id'),
-      ephemeralKey: event.ephemeralKey.slice(),
-      viewTag: event.viewTag,
-      timestamp: event.timestamp,
-      channelId: event.channelId === null ? null : event.channelId.slice(),
-      txHash,
-      amount: event.amount,
-      chain: event.chain,
-      stealthAddress: event.stealthAddress,
-      metadata: event.metadata === null ? null : event.metadata.slice(),
-      blockNumber: event.blockNumber,
-      logIndex: event.logIndex,
-    };
+    return verifiedRow(readInteger(result.rows[0], 'id'), event);
   }
 
   async acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null> {

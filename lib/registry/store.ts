@@ -180,6 +180,24 @@ function compareChainPosition(a: ChainEvent, b: ChainEvent): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
 
+/** A verified publish as stored (PROTOCOL.md section 6): the chain event's fields, the publisher's amount and channel id. */
+export function verifiedRow(id: number, event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): StoredAnnouncement {
+  return {
+    id,
+    ephemeralKey: event.ephemeralKey.slice(),
+    viewTag: event.viewTag,
+    timestamp: event.timestamp,
+    channelId: event.channelId === null ? null : event.channelId.slice(),
+    txHash: event.txHash.trim(),
+    amount: event.amount,
+    chain: event.chain,
+    stealthAddress: event.stealthAddress,
+    metadata: event.metadata === null ? null : event.metadata.slice(),
+    blockNumber: event.blockNumber,
+    logIndex: event.logIndex,
+  };
+}
+
 export class DuplicateAnnouncementError extends Error {
   override name = 'DuplicateAnnouncementError';
   readonly code = 'DUPLICATE_ANNOUNCEMENT';

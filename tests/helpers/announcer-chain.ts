@@ -16,9 +16,6 @@
  * await chain.reorg(2); // replace the last 2 blocks with empty ones
  * await chain.stop();
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import solc from 'solc';
 import {
   bytesToHex,
   createPublicClient,
@@ -39,11 +36,9 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { PaymentNoteInput, StealthPayment } from '@wraith-pq/sdk';
 import { ANNOUNCER_ADDRESS, announceParameters } from '@wraith-pq/sdk/evm';
-import { freePort } from './server.ts';
+import { compileContracts, startAnvil, type Artifact } from './anvil.ts';
 
-const ANVIL_BINARY = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname;
 const SOURCES = new URL('../fixtures/erc5564/', import.meta.url);
-const READY_TIMEOUT_MS = 20_000;
 
 /** anvil's first dev accounts: public, well-known test keys (never hold real funds). */
 export const DEV_KEYS: readonly Hex[] = [
@@ -53,7 +48,6 @@ export const DEV_KEYS: readonly Hex[] = [
   '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
 ];
 
-type Artifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };
 type Wallet = WalletClient<Transport, Chain, Account>;
 
 /** Any announcement, valid or not: the Announcer accepts any bytes. */
@@ -112,35 +106,9 @@ export type AnnouncerChain = {
   stop(): Promise<void>;
 };
 
-let compiled: Record<string, Artifact> | undefined;
-
 /** Compile every contract of tests/fixtures/erc5564 (once per process). */
 export function compileAnnouncerContracts(): Record<string, Artifact> {
-  if (compiled) return compiled;
-  const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(SOURCES).filter((f) => f.endsWith('.sol'))) sources[file] = { content: readFileSync(new URL(file, SOURCES), 'utf8') };
-  const input = {
-    language: 'Solidity',
-    sources,
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const artifacts: Record<string, Artifact> = {};
-  for (const contracts of Object.values(output.contracts)) {
-    for (const [name, contract] of Object.entries(contracts)) {
-      artifacts[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}`, deployedBytecode: `0x${contract.evm.deployedBytecode.object}` };
-    }
-  }
-  compiled = artifacts;
-  return artifacts;
+  return compileContracts(SOURCES);
 }
 
 const hex = (value: Uint8Array | Hex): Hex => (typeof value === 'string' ? value : bytesToHex(value));
@@ -148,16 +116,13 @@ const hex = (value: Uint8Array | Hex): Hex => (typeof value === 'string' ? value
 /** Start anvil with the Announcer in place. Call `stop()` in afterAll. */
 export async function startAnnouncerChain(options: AnnouncerChainOptions = {}): Promise<AnnouncerChain> {
   const artifacts = compileAnnouncerContracts();
-  const port = await freePort();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const args = ['--port', String(port), '--host', '127.0.0.1', '--silent'];
+  const args: string[] = [];
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   let automine = options.automine ?? true;
   if (!automine) args.push('--no-mining');
-  const anvil = spawn(ANVIL_BINARY, args, { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => anvil.once('exit', () => resolve()));
+  const anvil = await startAnvil(args);
+  const { rpcUrl } = anvil;
   try {
-    await waitForRpc(rpcUrl, anvil);
     const transport = http(rpcUrl, { retryCount: 0 });
     const publicClient = createPublicClient({ chain: foundry, transport, pollingInterval: 50 });
     const accounts = DEV_KEYS.map((key) => privateKeyToAccount(key));
@@ -232,31 +197,11 @@ export async function startAnnouncerChain(options: AnnouncerChainOptions = {}): 
       },
       rpc,
       stop: async () => {
-        anvil.kill('SIGTERM');
-        await exited;
+        await anvil.stop();
       },
     };
   } catch (error) {
-    anvil.kill('SIGKILL');
+    await anvil.stop();
     throw error;
   }
-}
-
-async function waitForRpc(rpcUrl: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`anvil did not start within ${READY_TIMEOUT_MS} ms`);
 }

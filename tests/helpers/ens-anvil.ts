@@ -12,10 +12,6 @@
  * // ETH_RPC_URL=chain.rpcUrl, ENS_UNIVERSAL_RESOLVER=chain.universalResolver
  * await chain.stop();
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import solc from 'solc';
 import {
   createPublicClient,
   createWalletClient,
@@ -31,14 +27,12 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { labelhash, namehash } from 'viem/ens';
+import { compileContracts, startAnvil, type Artifact } from './anvil.ts';
 
-const ANVIL_BINARY = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname;
 const SOURCES = new URL('../fixtures/ens/', import.meta.url);
 /** anvil's first dev account (a public, well-known test key; never holds real funds). */
 const DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const READY_TIMEOUT_MS = 20_000;
 
-type Artifact = { abi: Abi; bytecode: Hex };
 
 export type EnsChain = {
   /** JSON-RPC URL of the chain (set ETH_RPC_URL to it). */
@@ -59,45 +53,17 @@ export type EnsChain = {
   stop(): Promise<void>;
 };
 
-let compiled: Record<string, Artifact> | undefined;
-
 /** Compile every contract of tests/fixtures/ens (once per process). */
 export function compileEnsContracts(): Record<string, Artifact> {
-  if (compiled) return compiled;
-  const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(SOURCES).filter((f) => f.endsWith('.sol'))) {
-    sources[file] = { content: readFileSync(new URL(file, SOURCES), 'utf8') };
-  }
-  const input = {
-    language: 'Solidity',
-    sources,
-    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`solc failed:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const artifacts: Record<string, Artifact> = {};
-  for (const contracts of Object.values(output.contracts)) {
-    for (const [name, contract] of Object.entries(contracts)) {
-      artifacts[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-    }
-  }
-  compiled = artifacts;
-  return artifacts;
+  return compileContracts(SOURCES);
 }
 
 /** Start anvil and deploy ENS. Call `stop()` in afterAll. */
 export async function startEnsChain(): Promise<EnsChain> {
   const artifacts = compileEnsContracts();
-  const port = await freePort();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const anvil = spawn(ANVIL_BINARY, ['--port', String(port), '--host', '127.0.0.1', '--silent'], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => anvil.once('exit', () => resolve()));
+  const anvil = await startAnvil();
+  const { rpcUrl } = anvil;
   try {
-    await waitForRpc(rpcUrl, anvil);
     const account = privateKeyToAccount(DEPLOYER_KEY);
     const transport = http(rpcUrl, { retryCount: 0 });
     const publicClient = createPublicClient({ chain: foundry, transport });
@@ -143,12 +109,11 @@ export async function startEnsChain(): Promise<EnsChain> {
         return wildcard;
       },
       stop: async () => {
-        anvil.kill('SIGTERM');
-        await exited;
+        await anvil.stop();
       },
     };
   } catch (error) {
-    anvil.kill('SIGKILL');
+    await anvil.stop();
     throw error;
   }
 }
@@ -159,34 +124,4 @@ function sender(publicClient: PublicClient, wallet: WalletClient, from: Address)
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`${functionName} reverted`);
   };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForRpc(rpcUrl: string, process: ChildProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (process.exitCode !== null) throw new Error(`anvil exited with code ${process.exitCode}`);
-    try {
-      const response = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`anvil did not start within ${READY_TIMEOUT_MS} ms`);
 }
