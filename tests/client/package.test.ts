@@ -93,8 +93,9 @@ describe('npm pack', () => {
     expect(js.filter((p) => !paths.has(p.replace(/\.js$/, '.d.ts')))).toEqual([]);
   });
 
-  it('stays small: under 400 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(400_000);
+  // 400 kB until issue 16 added the @wraith-pq/sdk/evm entry, sealed notes and their docs (407 kB then).
+  it('stays small: under 440 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(440_000);
   });
 });
 
