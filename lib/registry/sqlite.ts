@@ -59,6 +59,7 @@ import {
   StoreUnavailableError,
   eventsInChainOrder,
   normalizeTxHash,
+  publishedRow,
   verifiedRow,
   type ChainEvent,
   type CommitResult,
@@ -216,20 +217,7 @@ class SqliteStore implements RegistryStore {
       }),
     );
     if (result.rows.length === 0) throw new DuplicateAnnouncementError();
-    return {
-      id: readInteger(result.rows[0], 'id'),
-      ephemeralKey: announcement.ephemeralKey.slice(),
-      viewTag: announcement.viewTag,
-      timestamp,
-      channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
-      txHash,
-      amount: announcement.amount,
-      chain: announcement.chain,
-      stealthAddress: null,
-      metadata: metadata === null ? null : metadata.slice(),
-      blockNumber: null,
-      logIndex: null,
-    };
+    return publishedRow(readInteger(result.rows[0], 'id'), announcement, timestamp);
   }
 
   async publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement> {

@@ -180,6 +180,24 @@ function compareChainPosition(a: ChainEvent, b: ChainEvent): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
 
+/** An HTTP publish as stored (PROTOCOL.md section 6): as given, trimmed tx_hash, the server's timestamp, no chain fields. */
+export function publishedRow(id: number, announcement: NewAnnouncement, timestamp: number): StoredAnnouncement {
+  return {
+    id,
+    ephemeralKey: announcement.ephemeralKey.slice(),
+    viewTag: announcement.viewTag,
+    timestamp,
+    channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
+    txHash: announcement.txHash.trim(),
+    amount: announcement.amount,
+    chain: announcement.chain,
+    stealthAddress: null,
+    metadata: announcement.metadata == null ? null : announcement.metadata.slice(),
+    blockNumber: null,
+    logIndex: null,
+  };
+}
+
 /** A verified publish as stored (PROTOCOL.md section 6): the chain event's fields, the publisher's amount and channel id. */
 export function verifiedRow(id: number, event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): StoredAnnouncement {
   return {
