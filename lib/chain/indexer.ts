@@ -103,29 +103,46 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
 
     const nextBlock = state.nextBlock ?? config.startBlock;
     status.indexedBlock = nextBlock - 1 >= config.startBlock ? nextBlock - 1 : null;
-    const head = Number(await clients.blockNumber());
+    // While catching up, the head last read is still far enough ahead to say where this range
+    // ends (a head only moves on; a reorganisation is caught by the hash checks below): it is
+    // read again only when the range could reach it.
+    if (knownHead === undefined || nextBlock + config.maxBlockRange - 1 > knownHead - config.confirmations) {
+      knownHead = Number(await clients.blockNumber());
+    }
+    const head = knownHead;
     status.headBlock = head;
     const target = head - config.confirmations;
     // Caught up: watch the newest indexed block for a reorganisation until there is more to read.
-    if (nextBlock > target) return (await undoReorganisation(state)) ? 0 : config.pollMs;
+    if (nextBlock > target) {
+      knownHead = undefined;
+      return (await undoReorganisation(state)) ? 0 : config.pollMs;
+    }
     const toBlock = Math.min(target, nextBlock + config.maxBlockRange - 1);
 
     // The range read ahead during the last commit, when it is this one; else read it now.
     const read = readAhead !== undefined && readAhead.fromBlock === nextBlock && readAhead.toBlock === toBlock ? readAhead : readRange(nextBlock, toBlock);
     readAhead = undefined;
     const { before, fetched } = await read.result;
-    const after = await clients.blockHash(toBlock);
+    // Both after the fetch, so at once: the hash of the range's last block again, and the newest
+    // checkpoint against the chain.
+    const [after, reorganised] = await Promise.all([clients.blockHash(toBlock), undoReorganisation(state)]);
+    // The range must extend the blocks already indexed; if a reorganisation replaced the newest of
+    // them, it is undone now and the next tick reads the range again.
+    if (reorganised) {
+      knownHead = undefined;
+      return 0;
+    }
     // The chain moved under the fetch: read the range again rather than store a mix of two forks.
     if (before !== after) return 0;
-    // The range must extend the blocks already indexed; if a reorganisation replaced the newest of
-    // them, undo it first (the next tick reads the range again).
-    if (await undoReorganisation(state)) return 0;
 
     const events = fetched.announcements.map(toChainEvent);
     // Read the next range while this one is stored: the provider and the database work at once.
     if (toBlock < target) {
       readAhead = readRange(toBlock + 1, Math.min(target, toBlock + config.maxBlockRange));
       readAhead.result.catch(() => undefined); // its error is seen when (if) the next tick uses it
+      // An embedded SQLite commits on this thread and holds it until done: let the read reach the
+      // provider first, so the node assembles the next answer while this range is stored.
+      await readAhead.requested.catch(() => undefined);
     }
     const result = await store.commitIndexedRange(key, owner, { fromBlock: nextBlock, toBlock, toBlockHash: after, events });
     if (fetched.skipped > 0 || events.length > 0) {
@@ -143,13 +160,24 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     return toBlock < target ? 0 : config.pollMs;
   }
 
-  type RangeRead = { fromBlock: number; toBlock: number; result: Promise<{ before: string; fetched: Awaited<ReturnType<typeof fetchAnnouncements>> }> };
+  /** The newest head read (refreshed when a range could reach it and whenever caught up). */
+  let knownHead: number | undefined;
+
+  type RangeRead = {
+    fromBlock: number;
+    toBlock: number;
+    result: Promise<{ before: string; fetched: Awaited<ReturnType<typeof fetchAnnouncements>> }>;
+    /** Settles once the `eth_getLogs` request has gone out (a turn of the event loop after the first hash read). */
+    requested: Promise<void>;
+  };
   let readAhead: RangeRead | undefined;
 
   /** The hash of the range's last block, then its announcements (tick checks the hash again after). */
   function readRange(fromBlock: number, toBlock: number): RangeRead {
+    let markRequested = () => {};
+    const requested = new Promise<void>((resolve) => (markRequested = resolve));
     const result = (async () => {
-      const before = await clients.blockHash(toBlock);
+      const before = await clients.blockHash(toBlock).finally(() => setImmediate(markRequested));
       const fetched = await fetchAnnouncements({
         client: clients.logs,
         fromBlock: BigInt(fromBlock),
@@ -163,7 +191,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
       });
       return { before, fetched };
     })();
-    return { fromBlock, toBlock, result };
+    return { fromBlock, toBlock, result, requested };
   }
 
   /**
@@ -199,6 +227,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
         backoff = FIRST_BACKOFF_MS;
       } catch (error) {
         if (controller.signal.aborted) break;
+        knownHead = undefined; // a chain rolled back below it must not leave ranges past its head
         if (error instanceof IndexerLeaseLostError) {
           status.leader = false;
           log('warn', 'indexer lease lost: another instance took over', { key });

@@ -13,6 +13,7 @@
  * removed again when a reorganisation drops their block.
  * Bytes are `Uint8Array` here; hex exists only at the HTTP boundary.
  */
+import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 
 /** A stored announcement. */
 export type StoredAnnouncement = {
@@ -174,6 +175,30 @@ export function eventsInChainOrder(events: readonly ChainEvent[]): readonly Chai
     return true;
   });
   return unique.length === events.length && ordered ? events : unique;
+}
+
+/**
+ * The bytes of a range's events as the SQL stores send them: every ciphertext in one buffer (the
+ * i-th at `i * CIPHERTEXT_BYTES`) and every note in another (`noteStarts[i]`, 1-based as SQL's
+ * `substring` counts, or null for an event without a note), sliced by position in SQL. Thousands
+ * of byte strings as array or JSON elements cost several times more to encode and parse.
+ * @throws {RangeError} for a ciphertext or note of the wrong length (the decoder never yields one).
+ */
+export function packChainEventBytes(events: readonly ChainEvent[]): { keys: Buffer; notes: Buffer; noteStarts: (number | null)[] } {
+  const noteStarts: (number | null)[] = [];
+  let at = 0;
+  for (const x of events) {
+    if (x.ephemeralKey.length !== CIPHERTEXT_BYTES || (x.metadata !== null && x.metadata.length !== SEALED_NOTE_BYTES)) {
+      throw new RangeError(`Chain events carry ${CIPHERTEXT_BYTES}-byte ciphertexts and ${SEALED_NOTE_BYTES}-byte notes.`);
+    }
+    noteStarts.push(x.metadata === null ? null : at + 1);
+    at += x.metadata?.length ?? 0;
+  }
+  return {
+    keys: Buffer.concat(events.map((x) => x.ephemeralKey)),
+    notes: Buffer.concat(events.flatMap((x) => (x.metadata === null ? [] : [x.metadata]))),
+    noteStarts,
+  };
 }
 
 function compareChainPosition(a: ChainEvent, b: ChainEvent): number {

@@ -9,8 +9,9 @@
  * stop a scan or an indexer.
  * @module
  */
-import { getAddress, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
+import { toChecksumAddress } from '../address.ts';
 import { hexToBytes, isAllZero } from '../bytes.ts';
 import { SEALED_NOTE_BYTES } from '../note.ts';
 import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
@@ -139,13 +140,29 @@ function decodeLog(log: RpcLogLike, schemeId: bigint, announcer: string, chain: 
     txHash: log.transactionHash.toLowerCase(),
     amount: null,
     chain,
-    stealthAddress: getAddress(args.stealthAddress),
+    stealthAddress: toChecksumAddress(args.stealthAddress),
     metadata: metadata.length === VIEW_TAG_ONLY_BYTES ? null : metadata.slice(VIEW_TAG_ONLY_BYTES),
     blockNumber,
     logIndex,
     blockHash: log.blockHash.toLowerCase() as Hex,
-    caller: getAddress(args.caller),
+    caller: checksumCaller(args.caller),
   };
+}
+
+/**
+ * The caller's EIP-55 form, remembered for the last few callers: in a busy range most
+ * announcements come from a handful of senders or contracts.
+ */
+const callers = new Map<string, string>();
+const MAX_CALLERS = 64;
+function checksumCaller(address: string): string {
+  let checksummed = callers.get(address);
+  if (checksummed === undefined) {
+    if (callers.size >= MAX_CALLERS) callers.clear();
+    checksummed = toChecksumAddress(address);
+    callers.set(address, checksummed);
+  }
+  return checksummed;
 }
 
 const WORD = 32;

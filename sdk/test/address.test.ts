@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, toChecksumAddress } from '../src/index.ts';
+
+/** EIP-55 as its text defines it, on the generic hash object. */
+function reference(address: string): string {
+  const lower = address.toLowerCase().replace(/^0x/, '');
+  const hash = bytesToHex(keccak_256(new TextEncoder().encode(lower)));
+  return '0x' + [...lower].map((c, i) => (parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join('');
+}
+
+describe('toChecksumAddress (EIP-55)', () => {
+  it("reproduces the EIP's own examples from any case", () => {
+    for (const address of [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      '0xde709f2102306220921060314715629080e2fb77',
+    ]) {
+      const expected = address === address.toLowerCase() ? reference(address) : address;
+      expect(toChecksumAddress(address.toLowerCase())).toBe(expected);
+      expect(toChecksumAddress(address.toUpperCase().replace('0X', '0x'))).toBe(expected);
+      expect(toChecksumAddress(address.slice(2))).toBe(expected);
+    }
+  });
+
+  it('agrees with the generic hash on random addresses, one call after another (the reused state is reset)', () => {
+    for (let i = 0; i < 500; i++) {
+      const address = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(20)));
+      expect(toChecksumAddress(address)).toBe(reference(address));
+    }
+  });
+
+  it('refuses anything that is not 40 hex digits', () => {
+    for (const bad of ['', '0x', '0x1234', `0x${'g'.repeat(40)}`, `0x${'a'.repeat(41)}`, ` 0x${'a'.repeat(40)}`, `0x0x${'a'.repeat(38)}`]) {
+      expect(() => toChecksumAddress(bad), bad).toThrow(RangeError);
+    }
+  });
+});
