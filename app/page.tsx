@@ -23,7 +23,7 @@ export default function Home() {
         </Link>
         <Link className="card" href="/scan">
           <strong>Scan</strong>
-          Find the payments made to you, in parallel Web Workers, and reveal a payment&apos;s key when you spend.
+          Find the payments made to you in a Web Worker, off the page&apos;s main thread, and reveal a payment&apos;s key when you spend.
         </Link>
       </div>
 

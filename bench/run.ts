@@ -9,6 +9,7 @@ import { benchBrowser } from './browser.ts';
 import { benchIndexer } from './indexer.ts';
 import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
+import { benchScanPage } from './scan-page.ts';
 import { benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
 
@@ -18,7 +19,8 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   api: benchApi,
   stream: benchStream,
   pool: benchPool,
-  browser: benchBrowser,
+  // The scan kernels in Chromium workers, then the Scan page end to end against the SDK in Node.
+  browser: async () => [...(await benchBrowser()), ...(await benchScanPage())],
   load: benchLoad,
   indexer: benchIndexer,
 };

@@ -2,8 +2,8 @@
  * The client half of bench/stream.ts, in a fresh process so its peak RSS is the scanner's alone:
  * reads {url, keys, fetchOnly} on stdin, streams every binary page (the SDK client's
  * `announcementPages`, 5,000 rows a page unless PAGE says otherwise) into scanRegistry on a pool of
- * 2 workers (STREAM_WORKERS sets another size), or with `fetchOnly` only fetches and decodes the
- * pages, and prints one JSON line {seconds, scanned, peakRss, found}.
+ * 2 workers (STREAM_WORKERS sets another size; 0: no pool, the scan on this one thread), or with
+ * `fetchOnly` only fetches and decodes the pages, and prints one JSON line {seconds, scanned, peakRss, found}.
  */
 import os from 'node:os';
 import { createClient, createScanPool, hexToBytes, scanRegistry } from '../sdk/src/index.ts';
@@ -14,7 +14,8 @@ for await (const chunk of process.stdin) input += chunk;
 const { url, keys: hex, fetchOnly } = JSON.parse(input) as { url: string; keys: Record<string, string>; fetchOnly?: boolean };
 const keys = { viewingSecretKey: hexToBytes(hex.viewingSecretKey!), spendingPublicKey: hexToBytes(hex.spendingPublicKey!), spendingSecretKey: hexToBytes(hex.spendingSecretKey!) };
 
-const pool = await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: Number(process.env.STREAM_WORKERS ?? Math.min(2, os.cpus().length)) });
+const workers = Number(process.env.STREAM_WORKERS ?? Math.min(2, os.cpus().length));
+const pool = workers === 0 ? undefined : await createScanPool(keys, { spawn: await nodeScanWorkerSpawner(), size: workers });
 try {
   // The SDK client's page source: binary pages of its default (largest) size, or PAGE rows.
   const client = createClient({ baseUrl: url });
@@ -28,7 +29,7 @@ try {
   if (fetchOnly) {
     for await (const page of source()) scanned += page.length;
   } else {
-    for await (const batch of scanRegistry(source, keys, { pool })) {
+    for await (const batch of scanRegistry(source, keys, pool ? { pool } : {})) {
       scanned += batch.scanned;
       for (const d of batch.discoveries) found.set(d.announcement.id, d.stealthAddress);
     }
@@ -38,5 +39,5 @@ try {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   console.log(JSON.stringify({ seconds, scanned, peakRss, found: [...found] }));
 } finally {
-  pool.close();
+  pool?.close();
 }

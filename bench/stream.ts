@@ -9,51 +9,20 @@
  * Needs `npm run build` first. `STREAM_N=100000 npm run bench stream` for less; PAGE=1000 for
  * smaller pages, STREAM_WORKERS for another pool size.
  */
-import Database from 'libsql';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { bytesToHex, createStealthPayment, generateKeys } from '../sdk/src/index.ts';
-import { createSqliteStore } from '../lib/registry/sqlite.ts';
+import { bytesToHex } from '../sdk/src/index.ts';
 import { startServer, temporaryDirectory } from '../tests/helpers/server.ts';
 import type { Measurement } from './harness.ts';
 import { formatRate } from './harness.ts';
-
-async function seed(url: string, n: number, honest: Map<number, string>): Promise<void> {
-  await (await createSqliteStore(url)).close(); // creates the schema
-  // One transaction through a prepared statement: the client's batches took ~170 s for 1M rows.
-  const db = new Database(url.slice('file:'.length));
-  const insert = db.prepare('INSERT INTO announcements (id, ephemeral_key, view_tag, timestamp, tx_hash, tx_hash_norm) VALUES (?, ?, ?, ?, ?, ?)');
-  const now = Math.floor(Date.now() / 1000);
-  const honestAt = new Set(Array.from({ length: 10 }, (_, i) => Math.floor(((i + 0.5) * n) / 10)));
-  const recipient = generateKeys();
-  db.exec('BEGIN');
-  for (let id = 1; id <= n; id++) {
-    let ciphertext: Uint8Array;
-    let viewTag: number;
-    if (honestAt.has(id)) {
-      const p = createStealthPayment(recipient.metaAddress);
-      ciphertext = p.ephemeralCiphertext;
-      viewTag = p.viewTag;
-      honest.set(id, p.stealthAddress);
-    } else {
-      ciphertext = crypto.getRandomValues(new Uint8Array(1088));
-      viewTag = ciphertext[0]!; // random, independent of the key
-    }
-    insert.run(id, Buffer.from(ciphertext.buffer, ciphertext.byteOffset, ciphertext.length), viewTag, now, `0x${id}`, `0x${id}`);
-  }
-  db.exec('COMMIT');
-  db.close();
-  seededKeys = recipient;
-}
-let seededKeys: ReturnType<typeof generateKeys> | undefined;
+import { seedRegistry } from './seed-registry.ts';
 
 export async function benchStream(): Promise<Measurement[]> {
   const n = Number(process.env.STREAM_N ?? 1_000_000);
   const dir = temporaryDirectory('wraith-stream-');
   const url = `file:${dir.path}/registry.db`;
-  const honest = new Map<number, string>();
   const seedStart = performance.now();
-  await seed(url, n, honest);
+  const { keys: seededKeys, honest } = await seedRegistry(url, n);
   console.log(`\nseeded ${n.toLocaleString()} announcements in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
   const server = await startServer({ env: { REGISTRY_URL: url, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' } });
   try {
@@ -63,7 +32,7 @@ export async function benchStream(): Promise<Measurement[]> {
         input: JSON.stringify({
           url: server.url,
           fetchOnly,
-          keys: { viewingSecretKey: bytesToHex(seededKeys!.viewingSecretKey), spendingPublicKey: bytesToHex(seededKeys!.spendingPublicKey), spendingSecretKey: bytesToHex(seededKeys!.spendingSecretKey) },
+          keys: { viewingSecretKey: bytesToHex(seededKeys.viewingSecretKey), spendingPublicKey: bytesToHex(seededKeys.spendingPublicKey), spendingSecretKey: bytesToHex(seededKeys.spendingSecretKey) },
         }),
         encoding: 'utf8',
         maxBuffer: 64 * 2 ** 20,

@@ -1,25 +1,22 @@
 'use client';
 /**
- * Scan: walk the registry with the unlocked keys in Web Workers (SDK `createScanPool` running
- * the scan worker, `scanRegistry` over binary pages), with progress, rate and time left, cancel
- * and resume from the cursor saved in this browser. Found payments are listed with their public
- * data; a payment's spending key is shown only when asked for.
+ * Scan: walk the registry with the unlocked keys in a Web Worker (registry-scan-worker.ts: the
+ * SDK's `scanRegistry` over binary pages, fetched, decoded and scanned in that worker), with
+ * progress, rate and time left, cancel and resume from the cursor saved in this browser. Found
+ * payments are listed with their public data; a payment's spending key is shown only when asked for.
  */
-import { bytesToHex, createScanner, createScanPool, scanRegistry, type ScanPool } from '@wraith-pq/sdk';
+import { bytesToHex, createScanner } from '@wraith-pq/sdk';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { announcementPage, registryStats } from '../_lib/api';
 import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
-import { registryPages } from '../_lib/registry-source';
+import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
-import { spawnScanWorker } from '../_lib/scan-worker';
+import { spawnRegistryScanWorker } from '../_lib/scan-worker';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
 import { CopyButton } from './copy-button';
 import { Notice } from './notice';
 import { UnlockKeys } from './unlock-keys';
-
-/** Workers: one per core, a few at most (each holds the keys and a page slice). */
-const MAX_WORKERS = 4;
 
 const KERNEL_NAMES: Record<string, string> = { wasm: 'WebAssembly SIMD', typescript: 'TypeScript', reference: 'reference' };
 
@@ -66,47 +63,58 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         clearScan(keyId);
         setSaved(current);
       }
-      let pool: ScanPool | undefined;
-      const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
-      aborted.catch(() => {});
+      const worker = spawnRegistryScanWorker();
+      const events: RegistryScanEvent[] = [];
+      let wake: (() => void) | null = null;
+      worker.addEventListener('message', (event: MessageEvent<RegistryScanEvent>) => {
+        events.push(event.data);
+        wake?.();
+      });
+      worker.addEventListener('error', (event) => {
+        event.preventDefault();
+        events.push({ type: 'failed', message: 'The scan worker could not start in this browser.' });
+        wake?.();
+      });
+      const nextEvent = async (): Promise<RegistryScanEvent> => {
+        while (events.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+        return events.shift()!;
+      };
+      // Cancelling ends the run at once (the worker is terminated below); every page it finished
+      // is saved already, so a resume loses nothing.
+      abort.signal.addEventListener(
+        'abort',
+        () => {
+          worker.postMessage({ type: 'cancel' } satisfies RegistryScanRequest);
+          events.unshift({ type: 'cancelled' });
+          wake?.();
+        },
+        { once: true },
+      );
       try {
-        const [stats, started] = await Promise.race([
-          Promise.all([
-            registryStats(abort.signal),
-            createScanPool(keys, { spawn: spawnScanWorker, size: Math.min(MAX_WORKERS, Math.max(1, navigator.hardwareConcurrency || 1)) }),
-          ]),
-          aborted,
-        ]);
-        pool = started;
-        setKernel(started.kernel);
-        setTotal(stats.total_announcements);
-        setRun({ phase: 'running', scanned: 0, rate: 0 });
-        const batches = scanRegistry(registryPages, keys, { pool, fromCursor: current.cursor, signal: abort.signal });
+        const { viewingSecretKey, spendingPublicKey, spendingSecretKey } = keys;
+        worker.postMessage({ type: 'start', keys: { viewingSecretKey, spendingPublicKey, spendingSecretKey }, fromCursor: current.cursor } satisfies RegistryScanRequest);
+        registryStats(abort.signal)
+          .then((stats) => setTotal((t) => Math.max(t ?? 0, stats.total_announcements)))
+          .catch(() => {});
         let found = 0;
         for (;;) {
-          // Race the batch with the cancel button, so cancelling does not wait for a page to finish.
-          const next = await Promise.race([batches.next(), aborted]);
-          if (next.done) break;
-          const batch = next.value;
-          const discoveries: SavedDiscovery[] = batch.discoveries.map((d) => {
-            const a = d.announcement;
-            if (d.stealthSecretKey) secrets.current.set(a.id, d.stealthSecretKey);
-            return {
-              id: a.id,
-              stealthAddress: d.stealthAddress,
-              stealthSuiAddress: d.stealthSuiAddress,
-              amount: a.amount ?? null,
-              chain: a.chain ?? null,
-              txHash: a.txHash ?? null,
-              timestamp: a.timestamp,
-            };
-          });
-          found += discoveries.length;
-          current = { cursor: batch.cursor, scanned: current.scanned + batch.scanned, discoveries: [...current.discoveries, ...discoveries] };
+          const event = await nextEvent();
+          if (event.type === 'ready') {
+            setKernel(event.kernel);
+            setRun({ phase: 'running', scanned: 0, rate: 0 });
+            continue;
+          }
+          if (event.type === 'failed') throw new Error(event.message);
+          if (event.type === 'cancelled') throw abort.signal.reason ?? new DOMException('Scan cancelled', 'AbortError');
+          if (event.type === 'done') break;
+          for (const [id, secret] of event.secrets) secrets.current.set(id, secret);
+          found += event.discoveries.length;
+          current = { cursor: event.cursor, scanned: current.scanned + event.scanned, discoveries: [...current.discoveries, ...event.discoveries] };
           saveScan(keyId, current);
           setSaved(current);
           setTotal((t) => Math.max(t ?? 0, current.scanned));
-          setRun({ phase: 'running', scanned: batch.progress.scanned, rate: batch.progress.rate });
+          setRun({ phase: 'running', scanned: event.progress.scanned, rate: event.progress.rate });
         }
         setMessage({
           kind: 'success',
@@ -125,7 +133,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           setMessage({ kind: 'error', text: `The scan stopped: ${errorMessage(cause)} Resume continues from the last saved point.` });
         }
       } finally {
-        pool?.close();
+        worker.terminate();
         if (controller.current === abort) controller.current = null;
         setRun({ phase: 'idle' });
       }
@@ -149,9 +157,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
       <section className="panel" aria-labelledby="scan-heading">
         <h2 id="scan-heading">Scan the registry</h2>
         <p className="hint">
-          Keys <code>{shortHex(keyId)}</code>. Announcements are downloaded in pages and checked in{' '}
-          {Math.min(MAX_WORKERS, typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1)} Web Workers on
-          this device
+          Keys <code>{shortHex(keyId)}</code>. Announcements are downloaded in pages and checked in a Web Worker on this
+          device
           {kernel && (
             <span data-testid="scan-kernel">
               {' '}

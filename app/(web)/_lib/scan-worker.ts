@@ -1,12 +1,9 @@
 /**
- * Start one scan worker: the SDK's Web Worker entry (sdk/src/scan-worker.ts). Next.js
- * (Turbopack) bundles it as its own chunk because of the `new Worker(new URL(...))` form, so
- * it is served from this origin and rebuilt with the SDK.
+ * Start the Scan page's worker (registry-scan-worker.ts), which walks and scans the registry.
+ * Next.js (Turbopack) bundles it as its own chunk because of the `new Worker(new URL(...))` form,
+ * so it is served from this origin, with the policy that lets it compile the SDK's WebAssembly
+ * kernel (next.config.mjs).
  */
-import type { ScanWorkerLike } from '@wraith-pq/sdk';
-
-export function spawnScanWorker(): ScanWorkerLike {
-  const worker = new Worker(new URL('../../../sdk/src/scan-worker.ts', import.meta.url), { type: 'module', name: 'wraith-scan' });
-  // A Web Worker is what the pool expects; only the DOM typings of addEventListener differ.
-  return worker as unknown as ScanWorkerLike;
+export function spawnRegistryScanWorker(): Worker {
+  return new Worker(new URL('./registry-scan-worker.ts', import.meta.url), { type: 'module', name: 'wraith-scan' });
 }

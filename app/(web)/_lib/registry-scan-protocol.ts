@@ -1,0 +1,34 @@
+/**
+ * Messages between the Scan page and its registry scan worker (registry-scan-worker.ts).
+ *
+ * The whole walk runs in that worker: fetching binary pages, decoding them and scanning them with
+ * the SDK's kernel, as `scanRegistry` does in Node on one thread. The page only starts, cancels,
+ * shows progress and keeps the cursor. Nothing here leaves the device: the keys go to a worker of
+ * this page, as they would to the SDK's scan pool.
+ * @module
+ */
+import type { EffectiveKernel } from '@wraith-pq/sdk';
+import type { SavedDiscovery } from './scan-state';
+import type { UnlockedKeys } from './unlocked-keys';
+
+export type RegistryScanRequest =
+  | { type: 'start'; keys: Pick<UnlockedKeys, 'viewingSecretKey' | 'spendingPublicKey' | 'spendingSecretKey'>; fromCursor: number }
+  | { type: 'cancel' };
+
+export type RegistryScanEvent =
+  | { type: 'ready'; kernel: EffectiveKernel }
+  | {
+      type: 'batch';
+      /** Resume after this announcement id. */
+      cursor: number;
+      /** Announcements scanned in this batch. */
+      scanned: number;
+      /** Since the start of this run. */
+      progress: { scanned: number; rate: number };
+      discoveries: SavedDiscovery[];
+      /** Spending keys of the discoveries, by announcement id (memory only, never saved). */
+      secrets: [number, Uint8Array][];
+    }
+  | { type: 'done' }
+  | { type: 'cancelled' }
+  | { type: 'failed'; message: string };

@@ -1,0 +1,132 @@
+/**
+ * Issue 17: the Scan page end to end, as a user meets it, against the SDK in Node on the same
+ * server in the same run.
+ *
+ * N announcements (default 200,000; SCAN_PAGE_N=1000000 for a million) are seeded into the real
+ * server's SQLite registry (bench/seed-registry.ts: random foreign rows and 10 honest payments to
+ * one recipient). The recipient's keystore is placed in the browser's storage, the keys unlocked
+ * on the Scan page, and each round times, in Chromium, "Start scan" (or "Scan again from the
+ * start") to "Scan complete", and in Node (a fresh process, bench/stream-client.ts with
+ * STREAM_WORKERS=0) `scanRegistry(client.announcementPages, keys)` on one thread. Rounds alternate
+ * who goes first (the first round's first scan meets the freshly started server). Both must find
+ * exactly the 10 payments. Target: the page within 1.3x of Node. For reference each round also
+ * times the same binary pages fetched in the page and nothing else: the browser's own transport,
+ * which no page can beat. Needs `npm run build` first.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { bytesToHex, sealKeys } from '../sdk/src/index.ts';
+import { launchChromium } from '../tests/helpers/chromium.ts';
+import { startServer, temporaryDirectory } from '../tests/helpers/server.ts';
+import { median, type Measurement } from './harness.ts';
+import { seedRegistry } from './seed-registry.ts';
+
+const PASSWORD = 'bench password';
+
+export async function benchScanPage(): Promise<Measurement[]> {
+  const n = Number(process.env.SCAN_PAGE_N ?? 200_000);
+  const rounds = Number(process.env.SCAN_PAGE_ROUNDS ?? 2);
+  const dir = temporaryDirectory('wraith-scan-page-');
+  const url = `file:${dir.path}/registry.db`;
+  const seeded = performance.now();
+  const { keys, honest } = await seedRegistry(url, n);
+  console.log(`\nseeded ${n.toLocaleString()} announcements in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  const envelope = await sealKeys(keys, PASSWORD, { iterations: 100_000 });
+  const server = await startServer({ env: { REGISTRY_URL: url, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' } });
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ baseURL: server.url });
+    await context.addInitScript((text) => {
+      if (window.localStorage.getItem('wraith.keystore.v1') === null) window.localStorage.setItem('wraith.keystore.v1', text);
+    }, envelope);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto('/scan');
+    await page.getByLabel('Keystore password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('button', { name: 'Start scan' }).waitFor();
+
+    const scanPage = async (): Promise<number> => {
+      const again = page.getByRole('button', { name: 'Scan again from the start' });
+      const button = (await again.count()) > 0 ? again : page.getByRole('button', { name: 'Start scan' });
+      const started = performance.now();
+      await button.click();
+      const outcome = page.locator('.notice').filter({ hasText: /Scan complete|The scan stopped|Scan cancelled/ });
+      await outcome.waitFor({ timeout: 600_000 });
+      const seconds = (performance.now() - started) / 1000;
+      const text = (await outcome.textContent()) ?? '';
+      const found = Number((await page.getByTestId('found-count').textContent())!.replace(/,/g, ''));
+      const addresses = await page.getByTestId('discovery-address').allTextContents();
+      if (!text.includes('Scan complete') || found !== honest.size || addresses.sort().join() !== [...honest.values()].sort().join()) {
+        throw new Error(`the Scan page ended with "${text}" and ${found} payments, expected the ${honest.size} seeded`);
+      }
+      return seconds;
+    };
+    const scanNode = (): number => {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./stream-client.ts', import.meta.url))], {
+        input: JSON.stringify({
+          url: server.url,
+          keys: { viewingSecretKey: bytesToHex(keys.viewingSecretKey), spendingPublicKey: bytesToHex(keys.spendingPublicKey), spendingSecretKey: bytesToHex(keys.spendingSecretKey) },
+        }),
+        env: { ...process.env, STREAM_WORKERS: '0' },
+        encoding: 'utf8',
+        maxBuffer: 64 * 2 ** 20,
+      });
+      if (child.status !== 0) throw new Error(`the Node scan failed:\n${child.stderr}`);
+      const result = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { seconds: number; scanned: number; found: [number, string][] };
+      const found = new Map(result.found);
+      if (result.scanned !== n || found.size !== honest.size || [...honest].some(([id, address]) => found.get(id) !== address)) {
+        throw new Error(`the Node scan saw ${result.scanned} rows and ${found.size} payments`);
+      }
+      return result.seconds;
+    };
+
+    // The browser's own transport, for reference: the same binary pages fetched in the page
+    // (fetch + arrayBuffer, 5,000 rows a request), nothing decoded or scanned.
+    const fetchOnly = async (): Promise<number> => {
+      const ms = await page.evaluate(async () => {
+        const started = performance.now();
+        for (let after = 0; ; ) {
+          const response = await fetch(`/api/v1/registry/announcements?after_id=${after}&limit=5000`, { headers: { accept: 'application/octet-stream' }, cache: 'no-store' });
+          const bytes = await response.arrayBuffer();
+          const count = new DataView(bytes).getUint32(4, true);
+          after += count; // the seeded ids are 1..N
+          if (count < 5000) break;
+        }
+        return performance.now() - started;
+      });
+      return ms / 1000;
+    };
+    const fetchSeconds: number[] = [];
+    const pageSeconds: number[] = [];
+    const nodeSeconds: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        pageSeconds.push(await scanPage());
+        nodeSeconds.push(scanNode());
+      } else {
+        nodeSeconds.push(scanNode());
+        pageSeconds.push(await scanPage());
+      }
+      fetchSeconds.push(await fetchOnly());
+    }
+    if (errors.length > 0) throw new Error(`the Scan page reported errors: ${errors.join('; ')}`);
+    const ratio = median(pageSeconds) / median(nodeSeconds);
+    console.log(`\n## Scan page end to end: ${n.toLocaleString()} announcements, real server (SQLite), Chromium ${browser.version()}\n`);
+    console.log('| round | Scan page | SDK in Node, one thread | page / Node | Chromium fetch alone (reference) |\n|---|---:|---:|---:|---:|');
+    for (let round = 0; round < rounds; round++) {
+      const first = round === 0 ? ' (page first, server just started)' : round % 2 === 0 ? ' (page first)' : ' (Node first)';
+      console.log(`| ${round + 1}${first} | ${pageSeconds[round]!.toFixed(2)} s | ${nodeSeconds[round]!.toFixed(2)} s | ${(pageSeconds[round]! / nodeSeconds[round]!).toFixed(2)}x | ${fetchSeconds[round]!.toFixed(2)} s |`);
+    }
+    console.log(`| median | ${median(pageSeconds).toFixed(2)} s | ${median(nodeSeconds).toFixed(2)} s | ${ratio.toFixed(2)}x (target <= 1.3x: ${ratio <= 1.3 ? 'met' : 'NOT met'}) | ${median(fetchSeconds).toFixed(2)} s (page / fetch alone: ${(median(pageSeconds) / median(fetchSeconds)).toFixed(2)}x) |`);
+    return [
+      { name: `Scan page end to end, ${n.toLocaleString()} announcements`, opsPerSecond: n / median(pageSeconds), unit: 'ann/s', samples: pageSeconds },
+      { name: `SDK in Node end to end, one thread, ${n.toLocaleString()} announcements`, opsPerSecond: n / median(nodeSeconds), unit: 'ann/s', samples: nodeSeconds },
+    ];
+  } finally {
+    await browser.close();
+    await server.stop();
+    dir.remove();
+  }
+}
