@@ -367,7 +367,7 @@ class PostgresStore implements RegistryStore {
       let broken: Error | undefined;
       try {
         // The planner prices the indexer's multi-row statements (thousands of unnested rows joined
-        // with the counter) above `jit_above_cost`, and compiling one with LLVM took 380 ms, ninety
+        // with the counter) above `jit_above_cost`, and compiling one with LLVM took 378 ms, eight
         // times what executing it does (EXPLAIN ANALYZE, 2,000 events). One round trip for both.
         await client.query('BEGIN; SET LOCAL jit = off');
         const lease = await client.query<{ owner: string | null; live: boolean }>(

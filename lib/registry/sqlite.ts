@@ -296,7 +296,7 @@ class SqliteStore implements RegistryStore {
       ordered.map((e, i) => [e.viewTag, e.timestamp, e.txHash.trim(), normalizeTxHash(e.txHash), e.logIndex, e.blockNumber, e.stealthAddress, e.chain, noteStarts[i]]),
     );
     const hashes = JSON.stringify(ordered.map((e) => normalizeTxHash(e.txHash)));
-    const key0 = `substr(?, e.key * ${CIPHERTEXT_BYTES} + 1, ${CIPHERTEXT_BYTES})`;
+    const ciphertext = `substr(?, e.key * ${CIPHERTEXT_BYTES} + 1, ${CIPHERTEXT_BYTES})`;
     const note = `substr(?, e.value ->> 8, ${SEALED_NOTE_BYTES})`;
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
       // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
@@ -313,13 +313,13 @@ class SqliteStore implements RegistryStore {
                 metadata = COALESCE(announcements.metadata, ${note})
               FROM (SELECT t.key, t.value AS n, json_extract(?, '$[' || t.key || ']') AS value FROM json_each(?) AS t
                     WHERE EXISTS (SELECT 1 FROM announcements AS h WHERE h.tx_hash_norm = t.value AND h.log_index IS NULL)) AS e
-              WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = ${key0}
+              WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = ${ciphertext}
                 AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.value ->> 4)`,
         args: [notes, events, hashes, keys],
       },
       {
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ${key0}, e.value ->> 0, e.value ->> 1, NULL, e.value ->> 2, e.value ->> 3, NULL, e.value ->> 7,
+              SELECT ${ciphertext}, e.value ->> 0, e.value ->> 1, NULL, e.value ->> 2, e.value ->> 3, NULL, e.value ->> 7,
                 e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, 1
               FROM json_each(?) AS e
               WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.value ->> 3 AND x.log_index = e.value ->> 4)

@@ -187,7 +187,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         <progress id="scan-progress" max={max || 1} value={Math.min(done, max || 1)} />
         <p className="progress-text" aria-live="polite" data-testid="progress-text">
           {run.phase === 'starting'
-            ? 'Starting workers…'
+            ? 'Starting the scan worker…'
             : run.phase === 'cancelling'
               ? 'Cancelling…'
               : run.phase === 'running'
