@@ -7,6 +7,8 @@ export default defineConfig({
       // The more specific entry first: an alias also matches its own subpaths.
       '@wraith-pq/sdk/evm': fileURLToPath(new URL('./sdk/src/evm/index.ts', import.meta.url)),
       '@wraith-pq/sdk': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)),
+      // tsconfig.json's `@/*`: route files import lib/ as `@/lib/...`. Matches `@/...` only, not `@scope/...`.
+      '@': fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, ''),
     },
   },
   test: {

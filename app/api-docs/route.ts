@@ -3,8 +3,8 @@
  * (lib/openapi/html.ts). Plain HTML and one style element, no scripts, so it needs nothing but
  * the page CSP of next.config.mjs. Rendered once at build time: the document is fixed per build.
  */
-import { openApiDocument } from '../../lib/openapi/document.ts';
-import { renderApiDocsHtml } from '../../lib/openapi/html.ts';
+import { openApiDocument } from '@/lib/openapi/document.ts';
+import { renderApiDocsHtml } from '@/lib/openapi/html.ts';
 
 export const dynamic = 'force-static';
 

@@ -2,8 +2,8 @@
  * GET/HEAD /health (INTERFACE.md 4.7): liveness and registry state; 503 "degraded" when the
  * registry is unreachable. Public: no API key, unversioned path.
  */
-import { defineRoute, endpoint } from '../../lib/http/route.ts';
-import { healthReport } from '../../lib/service/health.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { healthReport } from '@/lib/service/health.ts';
 
 export const dynamic = 'force-dynamic';
 

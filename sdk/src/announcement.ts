@@ -44,41 +44,117 @@ export type Announcement = {
   logIndex?: number | null;
 };
 
-/** Either form is accepted by the scanner. */
-export type AnnouncementInput = AnnouncementRecord | Announcement;
+/**
+ * A payment from `createStealthPayment`, scanned as the announcement it will become: its
+ * `ephemeralCiphertext` is the announcement's ephemeral key. Lets a sender's own test, or an app
+ * that keeps payments before publishing them, scan them as they are.
+ */
+export type PaymentAnnouncement = {
+  id?: number;
+  ephemeralCiphertext: Uint8Array;
+  viewTag: number;
+  stealthAddress?: string | null;
+  metadata?: Uint8Array | null;
+};
+
+/**
+ * Every row form the scanner reads: registry JSON records (also the `announcement` of a
+ * `/stealth/create` response), byte rows (registry pages, chain events from
+ * `@wraith-pq/sdk/evm`), and payments from `createStealthPayment`.
+ */
+export type AnnouncementInput = AnnouncementRecord | Announcement | PaymentAnnouncement;
 
 /** What scanning needs of an announcement. */
 export type ScannableAnnouncement = { ephemeralKey: Uint8Array; viewTag: number };
 
+/** A row a scan skipped, and why. */
+export type MalformedAnnouncement = {
+  /** Its position in the scanned batch. */
+  index: number;
+  /** What is wrong, naming the field as the row names it, e.g. `ephemeralKey must be 1088 bytes, got 12`. */
+  reason: string;
+};
+
 /**
- * Extract ciphertext and view tag, checking PROTOCOL.md section 6: `ephemeral_key` exactly
- * 1088 bytes and not all zero, `view_tag` an integer 0..255.
+ * Malformed rows a scan lists (all are counted in `stats.malformed`): enough to find what
+ * produces them, bounded because a registry may hold any amount of junk.
  */
-export function parseAnnouncement(input: AnnouncementInput, path = 'announcement'): ScannableAnnouncement {
-  if (typeof input !== 'object' || input === null) throw new InvalidAnnouncementError(path, 'is not an object');
+export const MALFORMED_LIST_LIMIT = 100;
+
+/** What is wrong with a row: the field (empty for the row itself) and the issue. */
+type Flaw = { field: string; issue: string };
+
+const isViewTag = (tag: unknown): tag is number => typeof tag === 'number' && Number.isInteger(tag) && tag >= 0 && tag <= 255;
+
+const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+
+/** A byte row that can be scanned as it is: the scanner's fast path, no allocation, no exception. */
+function isScannableBytes(row: unknown): row is ScannableAnnouncement {
+  const key = (row as Partial<Announcement> | null | undefined)?.ephemeralKey;
+  return key instanceof Uint8Array && key.length === CIPHERTEXT_BYTES && isViewTag((row as Announcement).viewTag) && !isAllZero(key);
+}
+
+/**
+ * Ciphertext and view tag of a row in any accepted form, or its first flaw (PROTOCOL.md section
+ * 6: the ephemeral key exactly 1088 bytes and not all zero, the view tag an integer 0..255).
+ * Fields are named as the row names them.
+ */
+function readAnnouncement(input: unknown): ScannableAnnouncement | Flaw {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { field: '', issue: `is not an object (got ${typeName(input)})` };
+  const row = input as Partial<Announcement & PaymentAnnouncement & AnnouncementRecord> & { ephemeral_ciphertext?: unknown };
+  let keyField: string;
+  let tagField: string;
   let ephemeralKey: Uint8Array;
   let viewTag: unknown;
-  if ('ephemeralKey' in input) {
-    if (!(input.ephemeralKey instanceof Uint8Array)) throw new InvalidAnnouncementError(`${path}.ephemeralKey`, 'must be a Uint8Array');
-    ephemeralKey = input.ephemeralKey;
-    viewTag = input.viewTag;
-  } else {
-    if (typeof input.ephemeral_key !== 'string') throw new InvalidAnnouncementError(`${path}.ephemeral_key`, 'must be a hex string');
+  if ('ephemeralKey' in row || 'ephemeralCiphertext' in row) {
+    keyField = 'ephemeralKey' in row ? 'ephemeralKey' : 'ephemeralCiphertext';
+    tagField = 'viewTag';
+    const key: unknown = 'ephemeralKey' in row ? row.ephemeralKey : row.ephemeralCiphertext;
+    if (!(key instanceof Uint8Array)) return { field: keyField, issue: `must be a Uint8Array (got ${typeName(key)})` };
+    ephemeralKey = key;
+    viewTag = row.viewTag;
+  } else if ('ephemeral_key' in row) {
+    keyField = 'ephemeral_key';
+    tagField = 'view_tag';
+    if (typeof row.ephemeral_key !== 'string') return { field: keyField, issue: `must be a hex string (got ${typeName(row.ephemeral_key)})` };
     try {
-      ephemeralKey = hexToBytes(input.ephemeral_key, `${path}.ephemeral_key`);
-    } catch {
-      throw new InvalidAnnouncementError(`${path}.ephemeral_key`, 'is not valid hex');
+      ephemeralKey = hexToBytes(row.ephemeral_key, keyField);
+    } catch (error) {
+      if (!(error instanceof WraithError)) throw error;
+      return { field: keyField, issue: `is not valid hex: ${error.details[0]?.issue ?? 'unreadable'}` };
     }
-    viewTag = input.view_tag;
+    viewTag = row.view_tag;
+  } else if ('ephemeral_ciphertext' in row) {
+    // The whole /stealth/create response: its `metadata` keeps the view-tag byte, so it is not a row.
+    return { field: '', issue: "is a /stealth/create response: scan its 'announcement'" };
+  } else {
+    return { field: '', issue: 'has no ephemeralKey, ephemeralCiphertext or ephemeral_key' };
   }
-  if (ephemeralKey.length !== CIPHERTEXT_BYTES) {
-    throw new InvalidAnnouncementError(`${path}.ephemeral_key`, `must be ${CIPHERTEXT_BYTES} bytes`);
-  }
-  if (isAllZero(ephemeralKey)) throw new InvalidAnnouncementError(`${path}.ephemeral_key`, 'must not be all zero');
-  if (typeof viewTag !== 'number' || !Number.isInteger(viewTag) || viewTag < 0 || viewTag > 255) {
-    throw new InvalidAnnouncementError(`${path}.view_tag`, 'must be an integer 0..255');
-  }
+  if (ephemeralKey.length !== CIPHERTEXT_BYTES) return { field: keyField, issue: `must be ${CIPHERTEXT_BYTES} bytes, got ${ephemeralKey.length}` };
+  if (isAllZero(ephemeralKey)) return { field: keyField, issue: 'must not be all zero' };
+  if (!isViewTag(viewTag)) return { field: tagField, issue: `must be an integer 0..255 (got ${typeof viewTag === 'number' ? viewTag : typeName(viewTag)})` };
   return { ephemeralKey, viewTag };
+}
+
+const flawText = ({ field, issue }: Flaw): string => (field ? `${field} ${issue}` : issue);
+
+const flawError = ({ field, issue }: Flaw, path: string) => new InvalidAnnouncementError(field ? `${path}.${field}` : path, issue);
+
+/**
+ * Extract ciphertext and view tag from a row in any accepted form ({@link AnnouncementInput}),
+ * checking PROTOCOL.md section 6: the ephemeral key exactly 1088 bytes and not all zero, the view
+ * tag an integer 0..255.
+ *
+ * @throws {InvalidAnnouncementError} naming the field as the row names it, under `path`.
+ * @example
+ * parseAnnouncement(createStealthPayment(metaAddress)); // { ephemeralKey, viewTag }
+ * parseAnnouncement({ id: 1, ephemeral_key: '0x12', view_tag: 7 }, 'rows[3]');
+ * // throws: Invalid announcement: rows[3].ephemeral_key must be 1088 bytes, got 1.
+ */
+export function parseAnnouncement(input: AnnouncementInput, path = 'announcement'): ScannableAnnouncement {
+  const read = readAnnouncement(input);
+  if ('issue' in read) throw flawError(read, path);
+  return read;
 }
 
 /**
@@ -87,7 +163,8 @@ export function parseAnnouncement(input: AnnouncementInput, path = 'announcement
  * `null` when what it carries cannot be a note (not bytes or hex, or not exactly 92 bytes).
  */
 export function sealedNoteOf(input: AnnouncementInput): Uint8Array | null | undefined {
-  const value: unknown = 'ephemeralKey' in input ? input.metadata : (input as AnnouncementRecord).metadata;
+  // Every form names it `metadata`: bytes in byte rows and payments, hex in records.
+  const value: unknown = input.metadata;
   if (value === undefined || value === null || value === '') return undefined;
   let metadata: Uint8Array;
   if (value instanceof Uint8Array) {
@@ -107,15 +184,24 @@ export function sealedNoteOf(input: AnnouncementInput): Uint8Array | null | unde
 
 /** The stealth address an announcement names (chain events), if any. */
 export function announcedStealthAddressOf(input: AnnouncementInput): string | undefined {
-  const value = 'ephemeralKey' in input ? input.stealthAddress : (input as AnnouncementRecord).stealth_address;
+  const value: unknown = 'ephemeral_key' in input ? input.stealth_address : (input as Announcement | PaymentAnnouncement).stealthAddress;
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/** What `packAnnouncements` does with a malformed row. */
+export type PackAnnouncementsOptions = {
+  /** Receives `{ index, reason }` of malformed rows while it holds fewer than {@link MALFORMED_LIST_LIMIT}. */
+  malformed?: MalformedAnnouncement[];
+  /** Throw {@link InvalidAnnouncementError} (path `announcements[index].field`) instead of skipping. */
+  strict?: boolean;
+};
 
 /**
  * Parse `announcements[from..to)` and pack the well-formed ones for a kernel: ciphertexts back to
  * back in `ciphertexts`, view tags in `viewTags`, positions in the batch in `indices` (each
- * sized for `to - from` rows). Malformed rows are skipped; the caller counts them as
- * `(to - from) - packed`. Returns how many rows were packed.
+ * sized for `to - from` rows). Malformed rows are skipped and listed in `options.malformed`, or
+ * thrown with `options.strict`; the caller counts them as `(to - from) - packed`. Returns how
+ * many rows were packed.
  */
 export function packAnnouncements(
   announcements: readonly AnnouncementInput[],
@@ -124,19 +210,22 @@ export function packAnnouncements(
   ciphertexts: Uint8Array,
   viewTags: Uint8Array,
   indices: Uint32Array,
+  options: PackAnnouncementsOptions = {},
 ): number {
   let count = 0;
   for (let index = from; index < to; index++) {
-    let parsed: ScannableAnnouncement;
-    try {
-      // The error's path is not used (malformed rows are only counted), so none is built per row.
-      parsed = parseAnnouncement(announcements[index]!);
-    } catch (error) {
-      if (!(error instanceof WraithError)) throw error;
+    const row: unknown = announcements[index];
+    // Byte rows (binary registry pages, chain events) are the bulk of large scans: checked in
+    // place first; every other form, and a byte row that fails, goes through the full reader.
+    const parsed = isScannableBytes(row) ? row : readAnnouncement(row);
+    if (parsed !== row && 'issue' in parsed) {
+      if (options.strict) throw flawError(parsed, `announcements[${index}]`);
+      if (options.malformed && options.malformed.length < MALFORMED_LIST_LIMIT) options.malformed.push({ index, reason: flawText(parsed) });
       continue;
     }
-    ciphertexts.set(parsed.ephemeralKey, count * CIPHERTEXT_BYTES);
-    viewTags[count] = parsed.viewTag;
+    const { ephemeralKey, viewTag } = parsed as ScannableAnnouncement;
+    ciphertexts.set(ephemeralKey, count * CIPHERTEXT_BYTES);
+    viewTags[count] = viewTag;
     indices[count++] = index;
   }
   return count;

@@ -69,9 +69,12 @@ export {
 } from './note.ts';
 export {
   parseAnnouncement,
+  MALFORMED_LIST_LIMIT,
   type Announcement,
   type AnnouncementRecord,
   type AnnouncementInput,
+  type PaymentAnnouncement,
+  type MalformedAnnouncement,
 } from './announcement.ts';
 export {
   encodeAnnouncementPage,

@@ -10,7 +10,7 @@
  * process/page). Ciphertexts are packed and transferred, not copied per announcement.
  * @module
  */
-import { packAnnouncements, type AnnouncementInput } from './announcement.ts';
+import { MALFORMED_LIST_LIMIT, packAnnouncements, parseAnnouncement, type AnnouncementInput, type MalformedAnnouncement } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
 import { completeDiscovery, createScanner, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
@@ -26,7 +26,8 @@ export type ScanWorkerLike = {
   on?(event: 'message' | 'error', listener: (value: any) => void): void;
 };
 
-export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode'> & {
+/** `strict` is applied on the calling thread, which parses every row: workers only see packed ones. */
+export type CreateScanPoolOptions = Pick<CreateScannerOptions, 'mode' | 'strict'> & {
   /** The kernel the workers (and, with `useCallingThread`, the calling thread) run, by name (default `auto`). */
   kernel?: ScanKernelName;
   spawn: () => ScanWorkerLike;
@@ -58,6 +59,10 @@ export type ScanPool = {
    * WebAssembly runs the TypeScript kernel even if its workers' policy allows it.
    */
   readonly kernel: EffectiveKernel;
+  /**
+   * Scan one batch: the same discoveries, `malformed` list (indexes in this batch) and counts as
+   * `createScanner(keys).scan(announcements)`; with `strict`, rejects with the same error.
+   */
   scan<A extends AnnouncementInput>(announcements: readonly A[]): Promise<ScanResult<A>>;
   /** Terminate the workers; a scan still running rejects instead of waiting forever. */
   close(): void;
@@ -188,6 +193,8 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     throw new InvalidArgumentError('useCallingThread', 'must be a boolean');
   }
   const caller = options.useCallingThread === true;
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') throw new InvalidArgumentError('strict', 'must be a boolean');
+  const strict = options.strict === true;
   const kernel = kernelByName(options.kernel);
   const mode = options.mode ? { mode: options.mode } : {};
   const checked = createScanner(keys, { ...mode, kernel: caller ? kernel : 'reference' });
@@ -251,6 +258,10 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // Every part of the batch in order: a worker's answer, or rows the calling thread scanned.
     const parts: (Promise<ScanWorkerResponse> | { from: number; result: ScanResult<A> })[] = [];
     const turns = caller ? eventLoopTurns() : undefined;
+    // Rows are parsed here in batch order (packed slices and the calling thread's own pieces
+    // alike), so the list holds the batch's first malformed rows, as one thread's would.
+    const malformed: MalformedAnnouncement[] = [];
+    const packOptions = { malformed, strict };
     let wellFormed = 0;
     let failed = false;
     try {
@@ -262,6 +273,11 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
             const to = Math.min(n, from + CALLER_ROWS);
             const result = local.scan(announcements.slice(from, to));
             wellFormed += to - from - result.stats.malformed;
+            for (const row of result.malformed) {
+              // Thrown with the row's index in the whole batch, not in this piece.
+              if (strict) parseAnnouncement(announcements[from + row.index]!, `announcements[${from + row.index}]`);
+              if (malformed.length < MALFORMED_LIST_LIMIT) malformed.push({ index: from + row.index, reason: row.reason });
+            }
             parts.push({ from, result });
             from = to;
             await turns.next();
@@ -277,7 +293,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         const packed = new Uint8Array(buffer);
         const viewTags = new Uint8Array(to - from);
         const indices = new Uint32Array(to - from);
-        const count = packAnnouncements(announcements, from, to, packed, viewTags, indices);
+        const count = packAnnouncements(announcements, from, to, packed, viewTags, indices, packOptions);
         from = to;
         wellFormed += count;
         if (count === 0) {
@@ -319,6 +335,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     const durationMs = performance.now() - started;
     return {
       discoveries,
+      malformed,
       stats: {
         totalScanned: announcements.length,
         viewTagMatches,

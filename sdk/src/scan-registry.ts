@@ -9,7 +9,7 @@
  * announcement: pass it back as `fromCursor` to resume exactly after it.
  * @module
  */
-import type { AnnouncementInput } from './announcement.ts';
+import { parseAnnouncement, type AnnouncementInput, type MalformedAnnouncement } from './announcement.ts';
 import { InvalidArgumentError } from './errors.ts';
 import type { ScanPool } from './scan-pool.ts';
 import { createScanner, type CreateScannerOptions, type Discovery, type ScanKeys } from './scanner.ts';
@@ -24,12 +24,18 @@ export type ScanProgress = {
   /** Announcements scanned so far in this run. */
   scanned: number;
   discoveries: number;
+  /** Malformed rows skipped so far in this run (see `ScanBatch.malformed`). */
+  malformed: number;
   /** Resume point: id of the last announcement scanned. */
   cursor: number;
   /** Announcements per second since the run started. */
   rate: number;
 };
 
+/**
+ * `strict` holds with a pool too: a page with a malformed row then throws, whatever the pool's
+ * own `strict`.
+ */
 export type ScanRegistryOptions = CreateScannerOptions & {
   /** Scan pages on a worker pool (same results, same order) instead of this thread. */
   pool?: ScanPool;
@@ -45,24 +51,36 @@ export type ScanBatch<A> = {
   discoveries: Discovery<A>[];
   /** Announcements scanned in this page. */
   scanned: number;
+  /**
+   * Malformed rows of this page (at most 100; `progress.malformed` counts them all), with the
+   * index each has among the page's scanned rows, as discoveries' `index`.
+   */
+  malformed: MalformedAnnouncement[];
   /** Id of the last announcement of this page: resume with `fromCursor: cursor`. */
   cursor: number;
   /** Running totals of this run. */
   progress: ScanProgress;
 };
 
+/**
+ * The registry id of a row, if it has one. Registry ids start at 1; rows without one (payments,
+ * the `/stealth/create` announcement with id 0, not yet published, junk) are scanned wherever they
+ * appear and never move the cursor.
+ */
 function idOf(announcement: AnnouncementInput): number | undefined {
-  const id = (announcement as { id?: unknown }).id;
-  return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
+  const id = (announcement as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 /**
- * Scan a registry page by page.
+ * Scan a registry page by page. Pages may hold rows in any form of `AnnouncementInput`;
+ * malformed rows are skipped and listed in each batch's `malformed` (or thrown with `strict`).
  *
  * @example
  * const controller = new AbortController();
  * for await (const batch of scanRegistry(client.announcementPages, keys, { fromCursor: saved, signal: controller.signal })) {
  *   found.push(...batch.discoveries);
+ *   for (const { index, reason } of batch.malformed) console.warn(`row ${index} of the page skipped: ${reason}`);
  *   saveCursor(batch.cursor);
  *   progressBar.update(batch.progress.scanned);
  * }
@@ -76,9 +94,10 @@ export async function* scanRegistry<A extends AnnouncementInput>(
   if (!Number.isSafeInteger(fromCursor) || fromCursor < 0) throw new InvalidArgumentError('fromCursor', 'must be a non-negative integer');
   if (typeof source !== 'function') throw new InvalidArgumentError('source', 'must be a function returning pages of announcements');
   const scanner = pool ? undefined : createScanner(keys, scannerOptions);
+  const strict = scannerOptions.strict === true;
   const scan = (page: A[]) => (scanner ? scanner.scan(page) : pool!.scan(page));
   const started = performance.now();
-  const progress: ScanProgress = { scanned: 0, discoveries: 0, cursor: fromCursor, rate: 0 };
+  const progress: ScanProgress = { scanned: 0, discoveries: 0, malformed: 0, cursor: fromCursor, rate: 0 };
   signal?.throwIfAborted();
   const pages = iteratePages(source({ afterId: fromCursor, ...(signal ? { signal } : {}) }));
   try {
@@ -99,15 +118,18 @@ export async function* scanRegistry<A extends AnnouncementInput>(
       // A source that ignores afterId (e.g. a plain array of pages) must not rescan what was done.
       const fresh = page.filter((a) => (idOf(a) ?? Number.POSITIVE_INFINITY) > progress.cursor);
       if (fresh.length === 0) continue;
-      const { discoveries, stats } = await scan(fresh);
+      const { discoveries, malformed, stats } = await scan(fresh);
+      // A pool made without `strict`: throw as this thread's scanner would have.
+      if (strict && malformed.length > 0) parseAnnouncement(fresh[malformed[0]!.index]!, `announcements[${malformed[0]!.index}]`);
       const lastId = idOf(fresh[fresh.length - 1]!);
       if (lastId !== undefined) progress.cursor = lastId;
       progress.scanned += stats.totalScanned;
       progress.discoveries += discoveries.length;
+      progress.malformed += stats.malformed;
       const elapsed = performance.now() - started;
       progress.rate = elapsed > 0 ? (progress.scanned * 1000) / elapsed : 0;
       onProgress?.({ ...progress });
-      yield { discoveries, scanned: stats.totalScanned, cursor: progress.cursor, progress: { ...progress } };
+      yield { discoveries, scanned: stats.totalScanned, malformed, cursor: progress.cursor, progress: { ...progress } };
     }
   } finally {
     // Stopped early (break, error, abort): let the source release what it holds.
@@ -129,10 +151,14 @@ function iteratePages<A>(pages: AsyncIterable<A[]> | Iterable<A[]>): AsyncIterat
   throw new InvalidArgumentError('source', 'must return an iterable of pages');
 }
 
-/** A page source over an in-memory list (ascending ids), `pageSize` rows a page. */
+/**
+ * A page source over an in-memory list (ascending ids), `pageSize` rows a page. Rows without a
+ * registry id (payments, the id-0 announcement of a `/stealth/create` response) are in every run,
+ * as `scanRegistry` scans them wherever they appear.
+ */
 export function arrayPageSource<A extends AnnouncementInput>(announcements: readonly A[], pageSize = 1000): RegistryPageSource<A> {
   return function* ({ afterId }) {
-    const rest = announcements.filter((a) => (idOf(a) ?? 0) > afterId);
+    const rest = announcements.filter((a) => (idOf(a) ?? Number.POSITIVE_INFINITY) > afterId);
     for (let i = 0; i < rest.length; i += pageSize) yield rest.slice(i, i + pageSize);
   };
 }

@@ -24,7 +24,15 @@ export {
   ANNOUNCEMENT_PAGE_MEDIA_TYPE,
   type RegistryAnnouncement,
 } from './announcement-binary.ts';
-export { parseAnnouncement, type Announcement, type AnnouncementRecord, type AnnouncementInput } from './announcement.ts';
+export {
+  parseAnnouncement,
+  MALFORMED_LIST_LIMIT,
+  type Announcement,
+  type AnnouncementRecord,
+  type AnnouncementInput,
+  type PaymentAnnouncement,
+  type MalformedAnnouncement,
+} from './announcement.ts';
 // Discoveries carry the opened note; openNote reads a note kept aside (PROTOCOL.md section 8).
 export { openNote, SEALED_NOTE_BYTES, type PaymentNote } from './note.ts';
 export { deriveStealthKeys, type DeriveStealthKeysParameters, type StealthKeys } from './stealth-keys.ts';

@@ -8,7 +8,13 @@
  * @module
  */
 import { toBytes, type BytesInput } from './bytes.ts';
-import { announcedStealthAddressOf, packAnnouncements, sealedNoteOf, type AnnouncementInput } from './announcement.ts';
+import {
+  announcedStealthAddressOf,
+  packAnnouncements,
+  sealedNoteOf,
+  type AnnouncementInput,
+  type MalformedAnnouncement,
+} from './announcement.ts';
 import { openNote, type PaymentNote } from './note.ts';
 import { InvalidArgumentError } from './errors.ts';
 import {
@@ -80,14 +86,22 @@ export type ScanStats = {
   /** Announcements whose view tag matched the candidate secret's. */
   viewTagMatches: number;
   discoveries: number;
-  /** Announcements skipped because they are not well-formed (wrong length, bad tag, ...). */
+  /** Announcements skipped because they are not well-formed (wrong length, bad tag, ...): all of them, listed or not. */
   malformed: number;
   durationMs: number;
   /** Announcements per second. */
   rate: number;
 };
 
-export type ScanResult<A = AnnouncementInput> = { discoveries: Discovery<A>[]; stats: ScanStats };
+export type ScanResult<A = AnnouncementInput> = {
+  discoveries: Discovery<A>[];
+  /**
+   * The first malformed rows (at most `MALFORMED_LIST_LIMIT`, 100), in batch order, with why each
+   * was skipped; `stats.malformed` counts them all.
+   */
+  malformed: MalformedAnnouncement[];
+  stats: ScanStats;
+};
 
 /**
  * The keys of one discovery: addresses, `p` when the spending secret was given, and the shared
@@ -122,7 +136,10 @@ export type PackedScanResult = { found: (FoundKeys & { position: number })[]; vi
 export type Scanner = {
   /** True when no spending secret was given. */
   readonly viewOnly: boolean;
-  /** Scan one batch of announcements. */
+  /**
+   * Scan one batch of announcements, in any form of {@link AnnouncementInput} (forms may be
+   * mixed). Malformed rows are skipped, counted and listed in `malformed`, or thrown with `strict`.
+   */
   scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A>;
   /**
    * Scan `count` well-formed ciphertexts packed back to back (1088 bytes each) with their
@@ -147,6 +164,13 @@ export type CreateScannerOptions = {
    * where nobody else observes the timing, is the recommended setting for `'fast'`.
    */
   mode?: 'fast' | 'constant';
+  /**
+   * Throw `InvalidAnnouncementError` at the first malformed row, its message naming the row and
+   * field (`announcements[3].ephemeralKey must be 1088 bytes, got 12`), instead of skipping it
+   * (default false: registries hold junk, which is skipped, counted and listed in `malformed`).
+   * For rows the app made itself, where a malformed one is a bug.
+   */
+  strict?: boolean;
 };
 
 /**
@@ -177,13 +201,23 @@ export function effectiveKernel(name: ScanKernelName = 'auto'): EffectiveKernel 
 }
 
 /**
- * Validate keys and prepare per-key work once.
+ * Validate keys and prepare per-key work once. The scanner reads rows in every form the SDK and
+ * the API give ({@link AnnouncementInput}): registry JSON records (and the `announcement` of a
+ * `/stealth/create` response), byte rows (binary pages, chain events) and `createStealthPayment`
+ * results.
  *
  * @throws {InvalidKeyError} for a malformed key, {@link KeyMismatchError} when the spending
- * secret does not belong to the spending public key (or the viewing keys to each other).
+ * secret does not belong to the spending public key (or the viewing keys to each other);
+ * `scan` throws `InvalidAnnouncementError` for a malformed row only with `strict`.
  * @example
  * const scanner = createScanner(keys);
- * for (const page of pages) found.push(...scanner.scan(page).discoveries);
+ * for (const page of pages) {
+ *   const { discoveries, malformed } = scanner.scan(page);
+ *   found.push(...discoveries);
+ *   for (const { index, reason } of malformed) console.warn(`row ${index} skipped: ${reason}`);
+ * }
+ * // Rows the app made itself: a malformed one throws, naming it.
+ * createScanner(keys, { strict: true }).scan([createStealthPayment(keys.metaAddress)]);
  */
 export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}): Scanner {
   if (typeof keys !== 'object' || keys === null) throw new InvalidArgumentError('keys', 'must be an object');
@@ -200,6 +234,8 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   if (options.mode !== undefined && options.mode !== 'fast' && !constantTime) {
     throw new InvalidArgumentError('mode', "must be 'fast' or 'constant'");
   }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') throw new InvalidArgumentError('strict', 'must be a boolean');
+  const strict = options.strict === true;
 
   // Announcements go through the kernel in chunks, so batch kernels (SIMD lanes) get full groups.
   const packed = new Uint8Array(CHUNK * CIPHERTEXT_BYTES);
@@ -249,11 +285,13 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     if (!Array.isArray(announcements)) throw new InvalidArgumentError('announcements', 'must be an array');
     const started = performance.now();
     const discoveries: Discovery<A>[] = [];
+    const malformedRows: MalformedAnnouncement[] = [];
+    const packOptions = { malformed: malformedRows, strict };
     let viewTagMatches = 0;
     let malformed = 0;
     for (let start = 0; start < announcements.length; start += CHUNK) {
       const end = Math.min(announcements.length, start + CHUNK);
-      const count = packAnnouncements(announcements, start, end, packed, announcedTags, indices);
+      const count = packAnnouncements(announcements, start, end, packed, announcedTags, indices, packOptions);
       malformed += end - start - count;
       viewTagMatches += scanPackedChunk(packed, announcedTags, count, (k, keys) => {
         const index = indices[k]!;
@@ -264,6 +302,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     const totalScanned = announcements.length;
     return {
       discoveries,
+      malformed: malformedRows,
       stats: {
         totalScanned,
         viewTagMatches,
@@ -297,12 +336,13 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
 }
 
 /**
- * Scan a batch of announcements once. For repeated batches prefer
- * {@link createScanner}, which validates and prepares the keys only once.
+ * Scan a batch of announcements once (any form of {@link AnnouncementInput}). For repeated
+ * batches prefer {@link createScanner}, which validates and prepares the keys only once.
  *
  * @example
- * const { discoveries } = scanAnnouncements(keys, registryRows);
+ * const { discoveries, malformed } = scanAnnouncements(keys, registryRows);
  * for (const d of discoveries) console.log(d.stealthAddress, d.announcement.tx_hash);
+ * if (malformed.length > 0) console.warn('skipped', malformed); // [{ index: 3, reason: 'view_tag must be ...' }]
  */
 export function scanAnnouncements<A extends AnnouncementInput>(
   keys: ScanKeys,

@@ -3,7 +3,7 @@
  * JSON with the API's headers, not the framework's HTML page (API.md "Errors"). The routes
  * under /api/v1 are more specific and take precedence.
  */
-import { defineRoute } from '../../../lib/http/route.ts';
+import { defineRoute } from '@/lib/http/route.ts';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@
  * error under /api/v1 is JSON, framework-level ones included). Static routes take precedence
  * over this catch-all.
  */
-import { defineRoute } from '../../../../lib/http/route.ts';
+import { defineRoute } from '@/lib/http/route.ts';
 
 export const dynamic = 'force-dynamic';
 

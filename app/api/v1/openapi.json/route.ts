@@ -2,8 +2,8 @@
  * GET /api/v1/openapi.json: the OpenAPI 3.1 document of this API, generated from the zod schemas
  * the handlers validate with (lib/openapi). Public and the same for every request, so cacheable.
  */
-import { defineRoute, endpoint } from '../../../../lib/http/route.ts';
-import { openApiDocument } from '../../../../lib/openapi/document.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { openApiDocument } from '@/lib/openapi/document.ts';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,9 +4,9 @@
  * against the CID and cached in memory by CID.
  */
 import { parseCid } from '@wraith-pq/sdk';
-import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
-import { downloadVerified } from '../../../../../lib/ipfs/download.ts';
-import { lastPathSegment } from '../../../../../lib/ipfs/path-segment.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { downloadVerified } from '@/lib/ipfs/download.ts';
+import { lastPathSegment } from '@/lib/ipfs/path-segment.ts';
 
 export const dynamic = 'force-dynamic';
 

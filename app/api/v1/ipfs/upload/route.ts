@@ -3,9 +3,9 @@
  * (pinning service with PINNING_JWT, else the embedded store) and answer the CID and the
  * `ipfs://<cid>` record to write into a name.
  */
-import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
-import { uploadMetaAddress } from '../../../../../lib/ipfs/upload.ts';
-import { uploadRequest } from '../../../../../lib/schemas/ipfs.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { uploadMetaAddress } from '@/lib/ipfs/upload.ts';
+import { uploadRequest } from '@/lib/schemas/ipfs.ts';
 
 export const dynamic = 'force-dynamic';
 

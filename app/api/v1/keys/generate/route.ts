@@ -2,8 +2,8 @@
  * POST /api/v1/keys/generate (INTERFACE.md 4.1): a fresh key bundle; nothing is stored.
  * The response carries secret keys: never cached, never logged (secretBearing).
  */
-import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
-import { generateKeyBundle } from '../../../../../lib/service/key-bundle.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { generateKeyBundle } from '@/lib/service/key-bundle.ts';
 
 export const dynamic = 'force-dynamic';
 

@@ -7,12 +7,12 @@
  * of the selection, ordered by id: JSON with the selection's total, or with `Accept: application/octet-stream` the compact binary page for
  * streaming scans (lib/service/registry-binary.ts), cacheable once full.
  */
-import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
-import { listAnnouncementsQuery, publishAnnouncementRequest } from '../../../../../lib/schemas/registry.ts';
-import { getRegistry } from '../../../../../lib/server/registry.ts';
-import { listAnnouncements, listAnnouncementsBinary } from '../../../../../lib/service/registry-api.ts';
-import { publishInMode } from '../../../../../lib/service/registry-publish.ts';
-import { wantsBinaryPage } from '../../../../../lib/service/registry-binary.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { listAnnouncementsQuery, publishAnnouncementRequest } from '@/lib/schemas/registry.ts';
+import { getRegistry } from '@/lib/server/registry.ts';
+import { listAnnouncements, listAnnouncementsBinary } from '@/lib/service/registry-api.ts';
+import { publishInMode } from '@/lib/service/registry-publish.ts';
+import { wantsBinaryPage } from '@/lib/service/registry-binary.ts';
 
 export const dynamic = 'force-dynamic';
 

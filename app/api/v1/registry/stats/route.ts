@@ -1,9 +1,9 @@
 /**
  * GET /api/v1/registry/stats (INTERFACE.md 4.3): total and per-view-tag counts.
  */
-import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
-import { getRegistry } from '../../../../../lib/server/registry.ts';
-import { registryStats } from '../../../../../lib/service/registry-api.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { getRegistry } from '@/lib/server/registry.ts';
+import { registryStats } from '@/lib/service/registry-api.ts';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,10 +2,10 @@
  * POST /api/v1/stealth/scan (INTERFACE.md 4.2, PROTOCOL.md section 5): find the recipient's
  * payments in the registry. Request and response carry secret keys (secretBearing).
  */
-import { defineRoute, endpoint } from '../../../../../lib/http/route.ts';
-import { scanRequest } from '../../../../../lib/schemas/stealth.ts';
-import { getRegistry } from '../../../../../lib/server/registry.ts';
-import { scanRegistry } from '../../../../../lib/service/registry-scan.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { scanRequest } from '@/lib/schemas/stealth.ts';
+import { getRegistry } from '@/lib/server/registry.ts';
+import { scanRegistry } from '@/lib/service/registry-scan.ts';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,10 +2,10 @@
  * POST /api/v1/yellow/channel/discover (INTERFACE.md 4.6): the channels opened to the
  * recipient's keys. Request and response carry secret keys (secretBearing).
  */
-import { discoverChannels } from '../../../../../../lib/channels/discover.ts';
-import { getChannelStores } from '../../../../../../lib/channels/instance.ts';
-import { defineRoute, endpoint } from '../../../../../../lib/http/route.ts';
-import { discoverChannelsRequest } from '../../../../../../lib/schemas/channels.ts';
+import { discoverChannels } from '@/lib/channels/discover.ts';
+import { getChannelStores } from '@/lib/channels/instance.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
+import { discoverChannelsRequest } from '@/lib/schemas/channels.ts';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,10 +3,10 @@
  * channel; `status: "unknown"` (200) for a well-formed id it has no record of, 400 for a
  * malformed one.
  */
-import { getChannelStores } from '../../../../../../../lib/channels/instance.ts';
-import { channelStatus } from '../../../../../../../lib/channels/lifecycle.ts';
-import { channelIdFromStatusPath } from '../../../../../../../lib/channels/path.ts';
-import { defineRoute, endpoint } from '../../../../../../../lib/http/route.ts';
+import { getChannelStores } from '@/lib/channels/instance.ts';
+import { channelStatus } from '@/lib/channels/lifecycle.ts';
+import { channelIdFromStatusPath } from '@/lib/channels/path.ts';
+import { defineRoute, endpoint } from '@/lib/http/route.ts';
 
 export const dynamic = 'force-dynamic';
 
