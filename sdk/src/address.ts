@@ -6,9 +6,8 @@
  * @module
  */
 import { blake2b } from '@noble/hashes/blake2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak_256, keccakP } from '@noble/hashes/sha3.js';
 import { bytesToHex } from './bytes.ts';
-import { keccakF1600 } from './keccak-f1600.ts';
 import type { CurvePoint } from './spending-key.ts';
 
 const SUI_SECP256K1_FLAG = 0x01;
@@ -16,16 +15,17 @@ const encoder = new TextEncoder();
 
 /** Keccak-256's rate: the 40 hex digits of an address fit one block. */
 const KECCAK_256_RATE = 136;
-const ADDRESS_HEX = /^(?:0x)?[0-9a-fA-F]{40}$/;
+const ADDRESS_HEX = /^(?:0[xX])?[0-9a-fA-F]{40}$/;
 const checksumState = new Uint32Array(50);
 const checksumBytes = new Uint8Array(checksumState.buffer);
-/** keccakF1600 keeps lanes as little-endian words, so its bytes are the state's only on such hosts. */
+/** keccakP keeps lanes as little-endian words, so its bytes are the state's only on such hosts. */
 const littleEndian = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
  * EIP-55 mixed-case checksum of a 40-hex-digit address (with or without `0x`). One Keccak block
- * on a reused state: an indexer checksums two addresses per announcement, and hash objects and
- * caches cost several times the permutation.
+ * on a reused state (the permutation of @noble/hashes, already in the bundle): an indexer
+ * checksums two addresses per announcement, and hash objects and caches cost several times the
+ * permutation.
  * @throws {RangeError} when `address` is not 40 hex digits.
  */
 export function toChecksumAddress(address: string): string {
@@ -37,7 +37,7 @@ export function toChecksumAddress(address: string): string {
     for (let i = 0; i < 40; i++) checksumBytes[i] = lower.charCodeAt(i);
     checksumBytes[40] = 0x01; // Keccak padding (original, not SHA-3): 0x01 ... 0x80
     checksumBytes[KECCAK_256_RATE - 1] = 0x80;
-    keccakF1600(checksumState);
+    keccakP(checksumState);
     hash = checksumBytes;
   } else {
     hash = keccak_256(encoder.encode(lower));

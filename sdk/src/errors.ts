@@ -23,7 +23,8 @@ export type WraithErrorCode =
   | 'INVALID_CID'
   | 'CONTENT_MISMATCH'
   | 'SCAN_WORKER_FAILED'
-  | 'CHAIN_RPC_FAILED';
+  | 'CHAIN_RPC_FAILED'
+  | 'INSUFFICIENT_GAS';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

@@ -23,6 +23,7 @@ describe('toChecksumAddress (EIP-55)', () => {
       expect(toChecksumAddress(address.toLowerCase())).toBe(expected);
       expect(toChecksumAddress(address.toUpperCase().replace('0X', '0x'))).toBe(expected);
       expect(toChecksumAddress(address.slice(2))).toBe(expected);
+      expect(toChecksumAddress(`0X${address.slice(2).toUpperCase()}`)).toBe(expected);
     }
   });
 

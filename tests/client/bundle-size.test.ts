@@ -22,9 +22,13 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 50_500 },
   { entry: '@wraith-pq/sdk/client', source: 'sdk/src/client/index.ts', gzipBudget: 15_000 },
   { entry: '@wraith-pq/sdk/keystore', source: 'sdk/src/keystore.ts', gzipBudget: 33_000 },
-  // Measured 11.6 kB (viem external) and 19.8 kB (viem's ABI/hex code included).
-  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 13_500, external: ['viem'] },
-  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 23_000 },
+  // Measured 11.6 kB (viem external) and 19.8 kB (viem's ABI/hex code included) for announcements and
+  // scanning; raised for payStealth, stealthBalances and the withdrawals (issue 18): 28.8 kB and 44.9 kB.
+  // Withdrawals sign with the one-time key on the core's @noble/curves, counted here because this
+  // entry is measured alone; an app that also imports the core (to scan) has it once. (viem's local
+  // accounts measured 14.0 kB and 43.4 kB, but bring viem's own second copy of the curve into such an app.)
+  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 31_000, external: ['viem'] },
+  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 48_000 },
 ];
 
 /** Entries that must not load the chain entry or viem (viem is an optional peer dependency). */

@@ -93,9 +93,10 @@ describe('npm pack', () => {
     expect(js.filter((p) => !paths.has(p.replace(/\.js$/, '.d.ts')))).toEqual([]);
   });
 
-  // 400 kB until issue 16 added the @wraith-pq/sdk/evm entry, sealed notes and their docs (407 kB then).
-  it('stays small: under 440 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(440_000);
+  // 400 kB until issue 16 added the @wraith-pq/sdk/evm entry, sealed notes and their docs (407 kB then);
+  // 440 kB until issue 18's pay/balances/withdraw and issue 19's scan-input reporting (447 kB then).
+  it('stays small: under 480 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(480_000);
   });
 });
 

@@ -5,7 +5,9 @@
  * recipient scans the chain with {@link chainAnnouncementPages} and `scanRegistry`, from any
  * RPC provider or browser wallet, no server needed. {@link fetchAnnouncements} reads a block
  * range robustly (ranges split when refused, transient faults retried, no block skipped);
- * {@link decodeAnnouncementLogs} validates logs and counts the bad ones.
+ * {@link decodeAnnouncementLogs} validates logs and counts the bad ones. Money moves with
+ * {@link payStealth} (pay and announce from the sender's wallet), {@link stealthBalances} and
+ * {@link withdrawNative} / {@link withdrawToken} (signed with the one-time key, no relayer).
  *
  * Import it as `@wraith-pq/sdk/evm`. viem (>= 2.57) is a peer dependency of this entry only:
  * the core `@wraith-pq/sdk` never loads it.
@@ -33,4 +35,19 @@ export { fetchAnnouncements, DEFAULT_MAX_BLOCK_RANGE, type FetchAnnouncementsPar
 export { chainAnnouncementPages, type ChainAnnouncementPagesParameters } from './chain-pages.ts';
 export { chainCursor, cursorPosition } from './cursor.ts';
 export { ChainRpcError, type ChainRpcFailure } from './errors.ts';
+export {
+  payStealth,
+  stealthBalances,
+  withdrawNative,
+  withdrawToken,
+  InsufficientGasError,
+  type PaymentAsset,
+  type PayStealthParameters,
+  type PayStealthReturnType,
+  type StealthBalance,
+  type StealthBalancesParameters,
+  type WithdrawParameters,
+  type WithdrawNativeParameters,
+  type WithdrawReturnType,
+} from './funds.ts';
 export { classifyRpcFault, type ChainRpcClient, type ChainRetryOptions, type ChainRetryEvent, type RpcFault } from './rpc-request.ts';

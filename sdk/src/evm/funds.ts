@@ -1,0 +1,329 @@
+/**
+ * Money through stealth addresses on an EVM chain: paying one (native coin or ERC-20, then the
+ * ERC-5564 announcement with a sealed note), reading what discovered addresses hold, and
+ * withdrawing it signed with the one-time key `p` alone, with no relayer.
+ *
+ * Privacy: read balances and send withdrawals through the recipient's own wallet provider or an
+ * RPC of their choice, never through a Wraith server (which would learn which stealth addresses
+ * belong together). Withdrawing several stealth addresses to one destination links them on
+ * chain for anyone who looks: use a fresh destination per payment where that matters.
+ * @module
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import {
+  bytesToHex,
+  encodeFunctionData,
+  erc20Abi,
+  hexToBytes,
+  serializeTransaction,
+  type Account,
+  type Address,
+  type Chain,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type TransactionSerializable,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { evmAddressOf } from '../address.ts';
+import { InvalidArgumentError, WraithError } from '../errors.ts';
+import type { PaymentNoteInput } from '../note.ts';
+import type { StealthPayment } from '../payment.ts';
+import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
+
+/** Gas of a plain value transfer to an account without code: always exactly this much. */
+const TRANSFER_GAS = 21_000n;
+
+/** What a payment sends: the chain's native coin, or an ERC-20 token (amounts in base units). */
+export type PaymentAsset =
+  | { type: 'native'; value: bigint }
+  | {
+      type: 'erc20';
+      token: Address;
+      amount: bigint;
+      /** Native coin sent along so the recipient can pay the gas of withdrawing the token (default none). */
+      gasTopUp?: bigint;
+    };
+
+export type PayStealthParameters = {
+  /** The sender's wallet (viem `WalletClient` with an account and a chain: an injected EIP-1193 wallet, a local account ...). */
+  wallet: WalletClient<Transport, Chain, Account>;
+  /** Reads receipts (any `PublicClient` of the same chain). */
+  client: PublicClient;
+  /** From `createStealthPayment(recipientMetaAddress)`. */
+  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
+  asset: PaymentAsset;
+  /** Sealed into the announcement for the recipient alone (default: the amount, the payment's tx hash and the chain id). */
+  note?: PaymentNoteInput;
+  announcer?: Address;
+  schemeId?: bigint;
+};
+
+export type PayStealthReturnType = {
+  /** The transfer (native value or ERC-20 `transfer`). */
+  paymentHash: Hash;
+  /** The native top-up of a token payment, when one was asked for. */
+  topUpHash: Hash | null;
+  /** The `announce` call. */
+  announcementHash: Hash;
+};
+
+/**
+ * Pay a stealth address and announce it: the transfer, mined, then the announcement with a note
+ * sealed for the recipient (amount, the transfer's hash, chain id). Two wallet confirmations;
+ * a token payment with `gasTopUp` adds a third, the native top-up (wallets with batched calls
+ * (EIP-5792) are not used yet). Each transaction is awaited until mined; a reverted one throws.
+ *
+ * @example
+ * import { createPublicClient, createWalletClient, custom, http, parseEther } from 'viem';
+ * import { mainnet } from 'viem/chains';
+ * import { createStealthPayment } from '@wraith-pq/sdk';
+ * import { payStealth } from '@wraith-pq/sdk/evm';
+ *
+ * const [account] = await window.ethereum.request({ method: 'eth_requestAccounts' });
+ * const wallet = createWalletClient({ account, chain: mainnet, transport: custom(window.ethereum) });
+ * const client = createPublicClient({ chain: mainnet, transport: custom(window.ethereum) });
+ * const payment = createStealthPayment(recipientMetaAddress);
+ * const { paymentHash, announcementHash } = await payStealth({ wallet, client, payment, asset: { type: 'native', value: parseEther('0.5') } });
+ */
+export async function payStealth(parameters: PayStealthParameters): Promise<PayStealthReturnType> {
+  const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId = WRAITH_SCHEME_ID } = parameters;
+  if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
+  const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
+  const chainId = BigInt(await client.getChainId());
+  const mined = async (hash: Hash, what: string) => {
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new InvalidArgumentError('asset', `the ${what} transaction ${hash} reverted`);
+    return hash;
+  };
+  let paymentHash: Hash;
+  let topUpHash: Hash | null = null;
+  let amount: bigint;
+  if (asset?.type === 'native') {
+    amount = positive(asset.value, 'asset.value');
+    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount }), 'payment');
+  } else if (asset?.type === 'erc20') {
+    amount = positive(asset.amount, 'asset.amount');
+    const token = parseAddress(asset.token, 'asset.token');
+    paymentHash = await mined(
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+      'token transfer',
+    );
+    if (asset.gasTopUp !== undefined && asset.gasTopUp > 0n) {
+      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: asset.gasTopUp }), 'gas top-up');
+    }
+  } else {
+    throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
+  }
+  const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
+  const announcementHash = await mined(
+    await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, schemeId }) }),
+    'announcement',
+  );
+  return { paymentHash, topUpHash, announcementHash };
+}
+
+function positive(value: unknown, path: string): bigint {
+  if (typeof value !== 'bigint' || value <= 0n) throw new InvalidArgumentError(path, 'must be a positive bigint (base units)');
+  return value;
+}
+
+export type StealthBalancesParameters = {
+  /** Reads the chain: the user's wallet provider or their own RPC, not a Wraith server. */
+  client: PublicClient;
+  /** Discovered stealth addresses. */
+  addresses: readonly string[];
+  /** ERC-20 tokens to read (default none). */
+  tokens?: readonly Address[];
+};
+
+export type StealthBalance = {
+  address: Address;
+  /** Native coin, in wei. */
+  native: bigint;
+  /** One entry per requested token, in base units. */
+  tokens: { token: Address; balance: bigint }[];
+};
+
+/**
+ * Native and token balances of discovered stealth addresses. With Multicall3 on the client's
+ * chain (viem `chain.contracts.multicall3`, as on mainnet and most chains) the token balances
+ * of all addresses come from one `eth_call`; native balances are one `eth_getBalance` each (a
+ * transport with `batch: true` sends them as one HTTP request).
+ *
+ * @example
+ * import { stealthBalances } from '@wraith-pq/sdk/evm';
+ * const balances = await stealthBalances({ client, addresses: discoveries.map((d) => d.stealthAddress), tokens: [USDC] });
+ */
+export async function stealthBalances(parameters: StealthBalancesParameters): Promise<StealthBalance[]> {
+  const { client, tokens = [] } = parameters;
+  const addresses = (parameters.addresses ?? []).map((a, i) => parseAddress(a, `addresses[${i}]`));
+  const tokenList = tokens.map((t, i) => parseAddress(t, `tokens[${i}]`));
+  const natives = Promise.all(addresses.map((address) => client.getBalance({ address })));
+  const calls = addresses.flatMap((address) => tokenList.map((token) => ({ address: token, abi: erc20Abi, functionName: 'balanceOf' as const, args: [address] as const })));
+  let tokenBalances: bigint[];
+  if (calls.length === 0) tokenBalances = [];
+  else if (client.chain?.contracts?.multicall3 !== undefined) tokenBalances = await client.multicall({ contracts: calls, allowFailure: false });
+  else tokenBalances = await Promise.all(calls.map((call) => client.readContract(call)));
+  const native = await natives;
+  return addresses.map((address, i) => ({
+    address,
+    native: native[i]!,
+    tokens: tokenList.map((token, j) => ({ token, balance: tokenBalances[i * tokenList.length + j]! })),
+  }));
+}
+
+/**
+ * A withdrawal that cannot pay its gas: the stealth address holds less native coin than the
+ * transaction's fee. Nothing was sent. `required` and `available` are in wei.
+ *
+ * @example
+ * try {
+ *   await withdrawToken({ client, stealthSecretKey, token, to });
+ * } catch (error) {
+ *   if (error instanceof InsufficientGasError) console.log(`send ${error.required - error.available} wei to ${error.address} first`);
+ * }
+ */
+export class InsufficientGasError extends WraithError {
+  override name = 'InsufficientGasError';
+  readonly address: Address;
+  readonly required: bigint;
+  readonly available: bigint;
+
+  constructor(address: Address, required: bigint, available: bigint, what: string) {
+    super('INSUFFICIENT_GAS', `The stealth address ${address} holds ${available} wei, and ${what} needs ${required} wei of gas. Nothing was sent.`, {
+      hint: `Send at least ${required - available} wei of the chain's native coin to ${address} (from any account; it links that account to this payment), then withdraw again.`,
+      details: [{ path: 'stealthSecretKey', issue: 'not enough native coin for gas' }],
+    });
+    this.address = address;
+    this.required = required;
+    this.available = available;
+  }
+}
+
+export type WithdrawParameters = {
+  /** Reads and broadcasts: the user's wallet provider or their own RPC, not a Wraith server. */
+  client: PublicClient;
+  /** The discovery's one-time key `p` (`stealthSecretKey`, 32 bytes or hex). Signs here; never sent anywhere. */
+  stealthSecretKey: Uint8Array | Hex;
+  /** Where the funds go. */
+  to: string;
+};
+
+export type WithdrawNativeParameters = WithdrawParameters & {
+  /**
+   * Allow a destination with code (a contract wallet). The gas it uses is only estimated, so
+   * the unused part of the fee stays behind as a remainder (default false: refused).
+   */
+  allowRemainder?: boolean;
+};
+
+export type WithdrawReturnType = {
+  hash: Hash;
+  /** Sent to `to` (wei, or token base units). */
+  amount: bigint;
+  /** Gas limit times price: the fee paid (native sweeps to an account without code) or its upper bound. */
+  fee: bigint;
+};
+
+/**
+ * Move the whole native balance of a stealth address to `to`, leaving exactly 0 wei: a plain
+ * transfer to an account without code uses exactly 21,000 gas, and the transaction is priced
+ * with `maxPriorityFeePerGas = maxFeePerGas`, so the fee is exactly `21,000 × maxFeePerGas` and
+ * the value is the balance minus it.
+ * @throws {InsufficientGasError} when the balance does not cover the fee (nothing is sent).
+ *
+ * @example
+ * import { withdrawNative } from '@wraith-pq/sdk/evm';
+ * const { hash, amount, fee } = await withdrawNative({ client, stealthSecretKey: discovery.stealthSecretKey, to: myFreshAddress });
+ */
+export async function withdrawNative(parameters: WithdrawNativeParameters): Promise<WithdrawReturnType> {
+  const { client, account, to } = await prepare(parameters);
+  const code = await client.getCode({ address: to });
+  const hasCode = code !== undefined && code !== '0x';
+  if (hasCode && parameters.allowRemainder !== true) {
+    throw new InvalidArgumentError('to', 'is a contract: the gas it uses is not known in advance, so the stealth address could not be left at 0 wei (pass allowRemainder: true to accept a remainder)');
+  }
+  const [balance, fees, nonce, chainId] = await Promise.all([client.getBalance({ address: account.address }), priceOf(client), client.getTransactionCount({ address: account.address, blockTag: 'pending' }), client.getChainId()]);
+  const gas = hasCode ? await client.estimateGas({ account: account.address, to, value: 1n }) : TRANSFER_GAS;
+  const fee = gas * fees.price;
+  if (balance <= fee) throw new InsufficientGasError(account.address, fee, balance, 'a withdrawal of its native balance');
+  const amount = balance - fee;
+  const serializedTransaction = await account.signTransaction({ chainId, nonce, to, value: amount, gas, ...fees.fields } as TransactionSerializable);
+  return { hash: await client.sendRawTransaction({ serializedTransaction }), amount, fee };
+}
+
+/**
+ * Move the whole balance of an ERC-20 token from a stealth address to `to`, paying the gas with
+ * the stealth address's own native coin (no relayer). Withdraw tokens before the native balance.
+ * @throws {InsufficientGasError} when the native balance does not cover the fee: nothing is sent.
+ *
+ * @example
+ * import { InsufficientGasError, withdrawToken } from '@wraith-pq/sdk/evm';
+ * const { hash, amount } = await withdrawToken({ client, stealthSecretKey, token: USDC, to: myFreshAddress });
+ */
+export async function withdrawToken(parameters: WithdrawParameters & { token: string }): Promise<WithdrawReturnType> {
+  const { client, account, to } = await prepare(parameters);
+  const token = parseAddress(parameters.token, 'token');
+  const amount = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
+  if (amount === 0n) throw new InvalidArgumentError('token', `the stealth address ${account.address} holds none of this token`);
+  const [native, fees, nonce, chainId, gas] = await Promise.all([
+    client.getBalance({ address: account.address }),
+    priceOf(client),
+    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+    client.getChainId(),
+    client.estimateContractGas({ account: account.address, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+  ]);
+  const fee = gas * fees.price;
+  if (native < fee) throw new InsufficientGasError(account.address, fee, native, 'a token withdrawal');
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
+  const serializedTransaction = await account.signTransaction({ chainId, nonce, to: token, data, value: 0n, gas, ...fees.fields } as TransactionSerializable);
+  return { hash: await client.sendRawTransaction({ serializedTransaction }), amount, fee };
+}
+
+async function prepare(parameters: WithdrawParameters) {
+  if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
+  const { client, stealthSecretKey } = parameters;
+  const hex = stealthSecretKey instanceof Uint8Array ? bytesToHex(stealthSecretKey) : stealthSecretKey;
+  if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hex)) throw new InvalidArgumentError('stealthSecretKey', 'must be the 32-byte one-time key of a discovery');
+  const account = oneTimeAccount(hexToBytes(hex as Hex));
+  const to = parseAddress(parameters.to, 'to');
+  if (to === account.address) throw new InvalidArgumentError('to', 'is the stealth address itself');
+  return { client, account, to };
+}
+
+/**
+ * The stealth address's account, signing with `p` on the SDK's own secp256k1 (viem's local
+ * accounts would bring a second copy of the curve code into a browser bundle).
+ */
+function oneTimeAccount(secret: Uint8Array): { address: Address; signTransaction(transaction: TransactionSerializable): Promise<Hex> } {
+  if (!secp256k1.utils.isValidSecretKey(secret)) throw new InvalidArgumentError('stealthSecretKey', 'is not a valid secp256k1 secret key');
+  const address = evmAddressOf(secp256k1.Point.BASE.multiply(secp256k1.Point.Fn.fromBytes(secret))) as Address;
+  return {
+    address,
+    async signTransaction(transaction) {
+      const digest = keccak_256(hexToBytes(serializeTransaction(transaction)));
+      // Recovered form: the recovery bit, then r and s (low s).
+      const signature = secp256k1.sign(digest, secret, { prehash: false, format: 'recovered' });
+      const yParity = signature[0]!;
+      return serializeTransaction(transaction, { r: bytesToHex(signature.subarray(1, 33)), s: bytesToHex(signature.subarray(33, 65)), yParity, v: 27n + BigInt(yParity) });
+    },
+  };
+}
+
+/**
+ * One price per gas for the whole fee: EIP-1559 with the tip equal to the cap, so the effective
+ * price is the cap whatever the base fee turns out to be and the fee is exact (the price of
+ * exactness: the margin above the base fee goes to the block's proposer), else legacy.
+ */
+async function priceOf(client: PublicClient): Promise<{ price: bigint; fields: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint } }> {
+  const block = await client.getBlock({ blockTag: 'latest' });
+  if (block.baseFeePerGas === null || block.baseFeePerGas === undefined) {
+    const gasPrice = await client.getGasPrice();
+    return { price: gasPrice, fields: { gasPrice } };
+  }
+  const { maxFeePerGas } = await client.estimateFeesPerGas({ type: 'eip1559', chain: client.chain ?? null });
+  return { price: maxFeePerGas, fields: { maxFeePerGas, maxPriorityFeePerGas: maxFeePerGas } };
+}

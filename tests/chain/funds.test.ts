@@ -1,0 +1,150 @@
+/**
+ * Issue 18, SDK part: money through stealth addresses on anvil, with the Announcer at its
+ * canonical address and a solc-compiled ERC-20 (tests/fixtures/erc20/TestToken.sol). A dev account
+ * pays from its wallet (payStealth), the recipient finds the payments by scanning the chain,
+ * reads their balances (stealthBalances) and withdraws them signed with the one-time key alone
+ * (withdrawToken, withdrawNative); every figure is checked on the chain.
+ */
+import { erc20Abi, getAddress, parseEther, type Address, type Hash, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStealthPayment, generateKeys, InvalidArgumentError, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
+import {
+  chainAnnouncementPages,
+  InsufficientGasError,
+  payStealth,
+  stealthBalances,
+  withdrawNative,
+  withdrawToken,
+  type ChainAnnouncement,
+} from '@wraith-pq/sdk/evm';
+import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
+import { compileContracts } from '../helpers/anvil.ts';
+
+let chain: AnnouncerChain;
+let token: Address;
+let recipient: RecipientKeys;
+
+beforeAll(async () => {
+  chain = await startAnnouncerChain();
+  recipient = generateKeys();
+  const { abi, bytecode } = compileContracts(new URL('../fixtures/erc20/', import.meta.url))['TestToken']!;
+  const hash = await chain.wallets[0]!.deployContract({ abi, bytecode, args: ['Test Token', 'TST', 18, 10n ** 24n] } as never);
+  token = getAddress((await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!);
+}, 120_000);
+afterAll(async () => {
+  await chain?.stop();
+});
+
+/** The recipient's discoveries, scanned straight from the chain. */
+async function discover(): Promise<Discovery<ChainAnnouncement>[]> {
+  const found: Discovery<ChainAnnouncement>[] = [];
+  for await (const batch of scanRegistry(chainAnnouncementPages({ client: chain.publicClient }), recipient)) found.push(...batch.discoveries);
+  return found;
+}
+
+const balanceOf = (address: Address) => chain.publicClient.getBalance({ address });
+const tokensOf = (address: Address) => chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+const freshAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
+/** What a mined transaction cost its sender. */
+async function feeOf(hash: Hash): Promise<bigint> {
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return receipt.gasUsed * receipt.effectiveGasPrice;
+}
+
+describe('pay, see, withdraw on anvil', () => {
+  it('pays 0.5 ETH and 100 tokens with a gas top-up; the recipient scans, sees both, withdraws both to 0 wei and 0 tokens', { timeout: 120_000 }, async () => {
+    const wallet = chain.wallets[0]!;
+    const ethPayment = createStealthPayment(recipient.metaAddress);
+    const tokenPayment = createStealthPayment(recipient.metaAddress);
+    const paidEth = await payStealth({ wallet, client: chain.publicClient, payment: ethPayment, asset: { type: 'native', value: parseEther('0.5') } });
+    const paidTokens = await payStealth({
+      wallet,
+      client: chain.publicClient,
+      payment: tokenPayment,
+      asset: { type: 'erc20', token, amount: 100n * 10n ** 18n, gasTopUp: parseEther('0.01') },
+    });
+    expect(paidEth.topUpHash).toBeNull();
+    expect(paidTokens.topUpHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    // The recipient finds both, with the notes the sender sealed (amount, transfer hash, chain id).
+    const found = await discover();
+    const eth = found.find((d) => d.stealthAddress === ethPayment.stealthAddress)!;
+    const tokens = found.find((d) => d.stealthAddress === tokenPayment.stealthAddress)!;
+    expect(eth.noteStatus).toBe('opened');
+    expect(eth.note).toMatchObject({ amount: parseEther('0.5'), txHash: paidEth.paymentHash, chainId: 31337n });
+    expect(tokens.note).toMatchObject({ amount: 100n * 10n ** 18n, txHash: paidTokens.paymentHash, chainId: 31337n });
+
+    const [ethBalance, tokenBalance] = await stealthBalances({ client: chain.publicClient, addresses: [eth.stealthAddress, tokens.stealthAddress], tokens: [token] });
+    expect(ethBalance).toEqual({ address: eth.stealthAddress, native: parseEther('0.5'), tokens: [{ token, balance: 0n }] });
+    expect(tokenBalance).toEqual({ address: tokens.stealthAddress, native: parseEther('0.01'), tokens: [{ token, balance: 100n * 10n ** 18n }] });
+
+    // Withdraw everything to a fresh address: tokens first (gas from the top-up), then each native balance.
+    const destination = freshAddress();
+    const tokenOut = await withdrawToken({ client: chain.publicClient, stealthSecretKey: tokens.stealthSecretKey!, token, to: destination });
+    const tokenFee = await feeOf(tokenOut.hash);
+    expect(tokenFee).toBeLessThanOrEqual(tokenOut.fee);
+    const topUpOut = await withdrawNative({ client: chain.publicClient, stealthSecretKey: tokens.stealthSecretKey!, to: destination });
+    const topUpFee = await feeOf(topUpOut.hash);
+    const ethOut = await withdrawNative({ client: chain.publicClient, stealthSecretKey: bytesHex(eth.stealthSecretKey!), to: destination });
+    const ethFee = await feeOf(ethOut.hash);
+    // A native sweep's fee is exactly what it announced.
+    expect(ethFee).toBe(ethOut.fee);
+    expect(topUpFee).toBe(topUpOut.fee);
+
+    expect(await balanceOf(eth.stealthAddress as Address)).toBe(0n);
+    expect(await balanceOf(tokens.stealthAddress as Address)).toBe(0n);
+    expect(await tokensOf(tokens.stealthAddress as Address)).toBe(0n);
+    expect(await tokensOf(destination)).toBe(100n * 10n ** 18n);
+    expect(await balanceOf(destination)).toBe(parseEther('0.5') - ethFee + parseEther('0.01') - tokenFee - topUpFee);
+  });
+
+  it('refuses a token withdrawal without gas with a typed error that says what to do, and sends nothing', { timeout: 60_000 }, async () => {
+    const payment = createStealthPayment(recipient.metaAddress);
+    await payStealth({ wallet: chain.wallets[0]!, client: chain.publicClient, payment, asset: { type: 'erc20', token, amount: 5n } });
+    const discovery = (await discover()).find((d) => d.stealthAddress === payment.stealthAddress)!;
+    const stealth = discovery.stealthAddress as Address;
+    const error = await withdrawToken({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, token, to: freshAddress() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientGasError);
+    const gasError = error as InsufficientGasError;
+    expect(gasError.code).toBe('INSUFFICIENT_GAS');
+    expect(gasError.address).toBe(stealth);
+    expect(gasError.available).toBe(0n);
+    expect(gasError.required).toBeGreaterThan(0n);
+    expect(gasError.message).toContain(`Send at least ${gasError.required} wei`);
+    expect(gasError.message).not.toContain(discovery.stealthSecretKey!.toString());
+    // Nothing left the stealth address: no transaction, the tokens still there.
+    expect(await chain.publicClient.getTransactionCount({ address: stealth })).toBe(0);
+    expect(await tokensOf(stealth)).toBe(5n);
+    // An empty native balance cannot be swept either.
+    await expect(withdrawNative({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, to: freshAddress() })).rejects.toBeInstanceOf(InsufficientGasError);
+  });
+
+  it('refuses a native sweep to a contract (its gas is unknown, so 0 wei could not be guaranteed) unless a remainder is allowed', { timeout: 60_000 }, async () => {
+    const payment = createStealthPayment(recipient.metaAddress);
+    await payStealth({ wallet: chain.wallets[2]!, client: chain.publicClient, payment, asset: { type: 'native', value: parseEther('0.2') } });
+    const discovery = (await discover()).find((d) => d.stealthAddress === payment.stealthAddress)!;
+    const refused = await withdrawNative({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, to: chain.announcer }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InvalidArgumentError);
+    expect((refused as InvalidArgumentError).message).toContain('is a contract');
+    expect(await balanceOf(discovery.stealthAddress as Address)).toBe(parseEther('0.2'));
+  });
+
+  it('checks its inputs before touching the chain', async () => {
+    const client = chain.publicClient;
+    await expect(withdrawNative({ client, stealthSecretKey: '0x1234', to: freshAddress() })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(withdrawNative({ client, stealthSecretKey: `0x${'00'.repeat(32)}`, to: freshAddress() })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(withdrawNative({ client, stealthSecretKey: generatePrivateKey(), to: 'not an address' })).rejects.toBeInstanceOf(InvalidArgumentError);
+    const key = generatePrivateKey();
+    await expect(withdrawNative({ client, stealthSecretKey: key, to: privateKeyToAccount(key).address })).rejects.toThrow('is the stealth address itself');
+    const payment = createStealthPayment(recipient.metaAddress);
+    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 0n } })).rejects.toThrow('asset.value');
+    await expect(stealthBalances({ client, addresses: ['0x12'] })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+});
+
+function bytesHex(bytes: Uint8Array): Hex {
+  return `0x${Buffer.from(bytes).toString('hex')}`;
+}
