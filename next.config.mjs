@@ -1,40 +1,27 @@
 /**
- * Security headers of pages (API.md "Cross-cutting behaviour"). API responses (/api/v1, /health)
- * set their own, stricter ones in lib/http/route.ts (`default-src 'none'`), so this policy is
- * applied to every other path.
+ * Security headers (API.md "Cross-cutting behaviour"). API responses (/api/v1, /health) set their
+ * own, stricter ones in lib/http/route.ts (`default-src 'none'`); every other path gets the
+ * headers below.
  *
- * Page CSP: self-only. `script-src` needs 'unsafe-inline' because Next.js streams the React
- * Server Components payload and its bootstrap as inline <script> tags; without a per-request
- * nonce (which would force dynamic rendering of every page through a proxy) no stricter
- * policy lets the pages hydrate. Nothing else is allowed off-origin, nothing may frame the
- * pages, and plugins and <base> are off. 'unsafe-eval' only in `next dev` (React debugging).
+ * The web app's pages get their Content Security Policy from proxy.ts: a fresh nonce per
+ * response, `'strict-dynamic'`, no `'unsafe-inline'` for scripts (lib/http/page-csp.ts). Two
+ * kinds of path keep a static policy here:
+ * - the scan worker's script (sdk/src/scan-worker.ts bundled as
+ *   /_next/static/chunks/turbopack-worker-<hash>.js, via app/(web)/_lib/registry-scan-worker.ts):
+ *   a dedicated worker takes its CSP from its own script's response, so only it gets
+ *   'wasm-unsafe-eval' (compiling the SDK's WebAssembly kernel; it allows no JavaScript eval);
+ * - documents that hold no keys and sign nothing: /api-docs (no scripts at all) and the generated
+ *   SDK reference under /sdk-docs, whose TypeDoc pages carry small inline scripts (theme, search).
  */
 const isDev = process.env.NODE_ENV === 'development';
 
-const pageContentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const selfOnly = ["img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"];
 
-/**
- * The scan worker (sdk/src/scan-worker.ts, bundled by Turbopack as
- * /_next/static/chunks/turbopack-worker-<hash>.js) compiles the SDK's WebAssembly scan kernel.
- * A dedicated worker takes its CSP from its own script's response, so only that script gets
- * 'wasm-unsafe-eval' (compiling WebAssembly; it allows no JavaScript eval). Pages keep the
- * policy above.
- */
-const scanWorkerContentSecurityPolicy = pageContentSecurityPolicy.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'");
+const documentContentSecurityPolicy = ["default-src 'self'", `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ''}`, "style-src 'self' 'unsafe-inline'", ...selfOnly].join('; ');
 
-const pageSecurityHeaders = [
-  { key: 'Content-Security-Policy', value: pageContentSecurityPolicy },
+const scanWorkerContentSecurityPolicy = ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", ...selfOnly].join('; ');
+
+const securityHeaders = [
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'Referrer-Policy', value: 'no-referrer' },
@@ -51,10 +38,11 @@ const nextConfig = {
   transpilePackages: ['@wraith-pq/sdk'],
   serverExternalPackages: ['@libsql/client', 'libsql'],
   async headers() {
-    // Every path except the API (/api/..., /health), which sets its own headers.
     return [
-      { source: '/((?!api(?:/|$)|health(?:/|$)).*)', headers: pageSecurityHeaders },
-      // Later rules win for the same header: the scan worker's script gets its own policy.
+      // Every path except the API (/api/..., /health), which sets its own headers.
+      { source: '/((?!api(?:/|$)|health(?:/|$)).*)', headers: securityHeaders },
+      { source: '/api-docs', headers: [{ key: 'Content-Security-Policy', value: documentContentSecurityPolicy }] },
+      { source: '/sdk-docs/:path*', headers: [{ key: 'Content-Security-Policy', value: documentContentSecurityPolicy }] },
       {
         source: '/_next/static/chunks/:file(turbopack-worker-.*)',
         headers: [{ key: 'Content-Security-Policy', value: scanWorkerContentSecurityPolicy }],

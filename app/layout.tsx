@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SiteNav } from './(web)/_components/site-nav';
 import './globals.css';
@@ -15,7 +16,12 @@ export const viewport: Viewport = {
   colorScheme: 'light dark',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Rendered per request: each response carries its own CSP nonce (proxy.ts), which Next.js reads
+ * from the request and puts on every script it renders. A page built once could not carry one.
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -324,6 +324,15 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
       expect(csp).toContain("connect-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('eval');
+      // Scripts only with this response's nonce: no 'unsafe-inline', a fresh nonce each time, on every script.
+      const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src '))!;
+      expect(scriptSrc).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'$/);
+      const nonce = /'nonce-([^']+)'/.exec(scriptSrc)![1]!;
+      const again = (await http(h.server, path)).headers.get('content-security-policy')!;
+      expect(again).not.toContain(nonce);
+      const scripts = response.text.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`))).toEqual([]);
       expect(response.headers.get('x-frame-options')).toBe('DENY');
       expect(response.text).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/); // nothing from other origins
     }
@@ -362,6 +371,31 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     h.pageErrors.splice(errorsBefore);
     release();
     expect(await scanOutcome(page)).toContain('Scan complete');
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('blocks and reports a script injected into a page, and the page still works', { timeout: 120_000 }, async () => {
+    const { page } = await h.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __violations: string[] };
+      w.__violations = [];
+      document.addEventListener('securitypolicyviolation', (event) => w.__violations.push(event.violatedDirective));
+    });
+    // An attacker's markup in the page (as an injection bug would put it there): an inline script without the nonce.
+    await page.route(/\/receive$/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace('<body>', '<body><script>window.__injected = true</script>');
+      await route.fulfill({ response, body });
+    });
+    const errorsBefore = h.pageErrors.length;
+    await page.goto('/receive');
+    await page.getByRole('button', { name: 'Generate keys' }).click();
+    expect(await page.getByTestId('meta-address').textContent()).toMatch(/^0x02[0-9a-f]{2434}$/);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toContain('script-src-elem');
+    // The console reported it too; that report is expected here.
+    const reported = h.pageErrors.splice(errorsBefore);
+    expect(reported.some((message) => /Content Security Policy/.test(message))).toBe(true);
     expect(h.pageErrors).toEqual([]);
   });
 
