@@ -11,17 +11,40 @@
  * who goes first (the first round's first scan meets the freshly started server). Both must find
  * exactly the 10 payments. Target: the page within 1.3x of Node. For reference each round also
  * times the same binary pages fetched in the page and nothing else: the browser's own transport,
- * which no page can beat. Needs `npm run build` first.
+ * which no page can beat. Chromium is driven over its DevTools pipe without network recording
+ * (bench/cdp-pipe.ts), as a user's browser runs. Needs `npm run build` first.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex, sealKeys } from '../sdk/src/index.ts';
-import { launchChromium } from '../tests/helpers/chromium.ts';
 import { startServer, temporaryDirectory } from '../tests/helpers/server.ts';
+import { launchPipeChromium } from './cdp-pipe.ts';
 import { median, type Measurement } from './harness.ts';
 import { seedRegistry } from './seed-registry.ts';
 
 const PASSWORD = 'bench password';
+
+/** DOM helpers for driving the page through `Runtime.evaluate` (bench/cdp-pipe.ts). */
+const PAGE_HELPERS = `window.__wraith = {
+  waitFor(find, timeout = 60000) {
+    return new Promise((resolve, reject) => {
+      const deadline = performance.now() + timeout;
+      const poll = () => {
+        const found = find();
+        if (found) return resolve(found);
+        if (performance.now() > deadline) return reject(new Error('timed out waiting for ' + find));
+        setTimeout(poll, 5);
+      };
+      poll();
+    });
+  },
+  button(name) { return [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === name && !b.disabled) ?? null; },
+  labelled(text) { const label = [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === text); return label ? document.getElementById(label.htmlFor) : null; },
+  fill(input, value) {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  },
+};`;
 
 export async function benchScanPage(): Promise<Measurement[]> {
   const n = Number(process.env.SCAN_PAGE_N ?? 200_000);
@@ -33,35 +56,40 @@ export async function benchScanPage(): Promise<Measurement[]> {
   console.log(`\nseeded ${n.toLocaleString()} announcements in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
   const envelope = await sealKeys(keys, PASSWORD, { iterations: 100_000 });
   const server = await startServer({ env: { REGISTRY_URL: url, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' } });
-  const browser = await launchChromium();
+  const page = await launchPipeChromium();
   try {
-    const context = await browser.newContext({ baseURL: server.url });
-    await context.addInitScript((text) => {
-      if (window.localStorage.getItem('wraith.keystore.v1') === null) window.localStorage.setItem('wraith.keystore.v1', text);
-    }, envelope);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto('/scan');
-    await page.getByLabel('Keystore password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Unlock' }).click();
-    await page.getByRole('button', { name: 'Start scan' }).waitFor();
+    await page.addInitScript(
+      `if (window.localStorage.getItem('wraith.keystore.v1') === null) window.localStorage.setItem('wraith.keystore.v1', ${JSON.stringify(envelope)});` +
+        `window.addEventListener('error', (e) => (window.__pageErrors ??= []).push(String(e.message)));`,
+    );
+    await page.goto(`${server.url}/scan`);
+    await page.evaluate(`${PAGE_HELPERS}; 0`);
+    await page.evaluate(`(async () => {
+      await __wraith.waitFor(() => __wraith.labelled('Keystore password'));
+      __wraith.fill(__wraith.labelled('Keystore password'), ${JSON.stringify(PASSWORD)});
+      __wraith.button('Unlock').click();
+      await __wraith.waitFor(() => __wraith.button('Start scan'));
+    })()`);
 
+    // Timed in the page itself: the click to the first frame that shows the outcome.
     const scanPage = async (): Promise<number> => {
-      const again = page.getByRole('button', { name: 'Scan again from the start' });
-      const button = (await again.count()) > 0 ? again : page.getByRole('button', { name: 'Start scan' });
-      const started = performance.now();
-      await button.click();
-      const outcome = page.locator('.notice').filter({ hasText: /Scan complete|The scan stopped|Scan cancelled/ });
-      await outcome.waitFor({ timeout: 600_000 });
-      const seconds = (performance.now() - started) / 1000;
-      const text = (await outcome.textContent()) ?? '';
-      const found = Number((await page.getByTestId('found-count').textContent())!.replace(/,/g, ''));
-      const addresses = await page.getByTestId('discovery-address').allTextContents();
-      if (!text.includes('Scan complete') || found !== honest.size || addresses.sort().join() !== [...honest.values()].sort().join()) {
-        throw new Error(`the Scan page ended with "${text}" and ${found} payments, expected the ${honest.size} seeded`);
+      const result = await page.evaluate<{ ms: number; text: string; found: number; addresses: string[] }>(`(async () => {
+        const button = __wraith.button('Scan again from the start') ?? __wraith.button('Start scan');
+        const started = performance.now();
+        button.click();
+        const outcome = await __wraith.waitFor(() => [...document.querySelectorAll('.notice')].find((n) => /Scan complete|The scan stopped|Scan cancelled/.test(n.textContent)), 600000);
+        const ms = performance.now() - started;
+        return {
+          ms,
+          text: outcome.textContent,
+          found: Number(document.querySelector('[data-testid="found-count"]').textContent.replace(/,/g, '')),
+          addresses: [...document.querySelectorAll('[data-testid="discovery-address"]')].map((e) => e.textContent),
+        };
+      })()`);
+      if (!result.text.includes('Scan complete') || result.found !== honest.size || result.addresses.sort().join() !== [...honest.values()].sort().join()) {
+        throw new Error(`the Scan page ended with "${result.text}" and ${result.found} payments, expected the ${honest.size} seeded`);
       }
-      return seconds;
+      return result.ms / 1000;
     };
     const scanNode = (): number => {
       const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./stream-client.ts', import.meta.url))], {
@@ -85,17 +113,17 @@ export async function benchScanPage(): Promise<Measurement[]> {
     // The browser's own transport, for reference: the same binary pages fetched in the page
     // (fetch + arrayBuffer, 5,000 rows a request), nothing decoded or scanned.
     const fetchOnly = async (): Promise<number> => {
-      const ms = await page.evaluate(async () => {
+      const ms = await page.evaluate<number>(`(async () => {
         const started = performance.now();
         for (let after = 0; ; ) {
-          const response = await fetch(`/api/v1/registry/announcements?after_id=${after}&limit=5000`, { headers: { accept: 'application/octet-stream' }, cache: 'no-store' });
+          const response = await fetch('/api/v1/registry/announcements?after_id=' + after + '&limit=5000', { headers: { accept: 'application/octet-stream' }, cache: 'no-store' });
           const bytes = await response.arrayBuffer();
           const count = new DataView(bytes).getUint32(4, true);
           after += count; // the seeded ids are 1..N
           if (count < 5000) break;
         }
         return performance.now() - started;
-      });
+      })()`);
       return ms / 1000;
     };
     const fetchSeconds: number[] = [];
@@ -111,9 +139,10 @@ export async function benchScanPage(): Promise<Measurement[]> {
       }
       fetchSeconds.push(await fetchOnly());
     }
-    if (errors.length > 0) throw new Error(`the Scan page reported errors: ${errors.join('; ')}`);
+    const errors = await page.evaluate<string[] | null>('window.__pageErrors ?? null');
+    if (errors) throw new Error(`the Scan page reported errors: ${errors.join('; ')}`);
     const ratio = median(pageSeconds) / median(nodeSeconds);
-    console.log(`\n## Scan page end to end: ${n.toLocaleString()} announcements, real server (SQLite), Chromium ${browser.version()}\n`);
+    console.log(`\n## Scan page end to end: ${n.toLocaleString()} announcements, real server (SQLite), ${page.version} (no DevTools network recording)\n`);
     console.log('| round | Scan page | SDK in Node, one thread | page / Node | Chromium fetch alone (reference) |\n|---|---:|---:|---:|---:|');
     for (let round = 0; round < rounds; round++) {
       const first = round === 0 ? ' (page first, server just started)' : round % 2 === 0 ? ' (page first)' : ' (Node first)';
@@ -125,7 +154,7 @@ export async function benchScanPage(): Promise<Measurement[]> {
       { name: `SDK in Node end to end, one thread, ${n.toLocaleString()} announcements`, opsPerSecond: n / median(nodeSeconds), unit: 'ann/s', samples: nodeSeconds },
     ];
   } finally {
-    await browser.close();
+    await page.close();
     await server.stop();
     dir.remove();
   }
