@@ -8,6 +8,12 @@
  * base58, addresses as 0x + 64 hex. The system state lists no validators (a real one lists
  * about a hundred; nothing here reads them).
  *
+ * The calls, found by running `withdrawSui` against this mock and logging them: `suix_getBalance`
+ * (the sweep's own read), then the resolver's `suix_getLatestSuiSystemState` (gas price, epoch),
+ * `suix_getBalance` and `suix_getCoins` (gas payment), `sui_getCheckpoint("0")` (chain identifier,
+ * once per client), one `sui_dryRunTransactionBlock` with an empty payment (budget), and
+ * `sui_executeTransactionBlock`.
+ *
  * Execution checks what a validator checks before it charges anything: the signature over the
  * transaction's intent message (with @mysten/sui's verify helpers), that it comes from the
  * sender, the gas coins' owner and current version, the coin reservation of the address
@@ -35,7 +41,7 @@ const COIN_STORAGE_REBATE = 978_120n; // 99 %
 const COIN_NON_REFUNDABLE = COIN_STORAGE_COST - COIN_STORAGE_REBATE;
 /** Computation units of a single-command transfer (the minimum bucket). */
 const TRANSFER_COMPUTATION_UNITS = 1_000n;
-/** A coin read from a getCoins page at most this many at a time, as the node caps `limit`. */
+/** Coins per `suix_getCoins` page when `limit` is absent or larger: a full node's cap. */
 const PAGE_LIMIT = 50;
 
 export type LedgerCoin = { objectId: string; version: bigint; digest: string; balance: bigint; owner: string; previousTransaction: string };

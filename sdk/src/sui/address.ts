@@ -15,5 +15,5 @@ export function parseSuiAddress(value: unknown, path: string): string {
   if (typeof value !== 'string' || !SUI_ADDRESS.test(value.trim())) {
     throw new InvalidArgumentError(path, 'must be a Sui address: 0x and 64 hex digits');
   }
-  return value.trim().toLowerCase().replace(/^0x/i, '0x');
+  return value.trim().toLowerCase();
 }

@@ -54,6 +54,7 @@ export type WithdrawSuiReturnType = {
  * @throws {InvalidArgumentError} for a malformed key or destination, or `to` being the stealth address itself.
  * @throws {SuiInsufficientGasError} when the balance is 0 or below the gas budget (nothing sent).
  * @throws {SuiTransactionFailedError} when the chain executed the transaction and its effects report failure.
+ * Transport failures and refusals by the node come as the client's own errors (`JsonRpcError`, ...).
  *
  * @example
  * import { SuiJsonRpcClient, getJsonRpcFullnodeUrl } from '@mysten/sui/jsonRpc';
