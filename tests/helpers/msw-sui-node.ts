@@ -33,7 +33,8 @@ export const SUI_NODE_URL = 'https://fullnode.sui-node.example/';
 /** Mainnet's genesis checkpoint digest: its chain identifier. */
 export const MAINNET_GENESIS_DIGEST = '4btiuiMPvEENsttpZC7CZ53DruC3MAgfznDbASZ7DR6S';
 export const SUI_COIN_TYPE = '0x2::sui::SUI';
-const COIN_OBJECT_TYPE = '0x2::coin::Coin<0x2::sui::SUI>';
+/** sui-types' ObjectDigest::OBJECT_DIGEST_DELETED (32 bytes of 99), base58: the digest effects give deleted objects. */
+const DELETED_DIGEST = toBase58(new Uint8Array(32).fill(99));
 
 /** Storage cost of one `Coin<SUI>` object (76 storage units per byte x its bytes), and the share rebated when it is consumed. */
 const COIN_STORAGE_COST = 988_000n;
@@ -355,7 +356,7 @@ export function createSuiNodeMock(url: string = SUI_NODE_URL): SuiNodeMock {
           modifiedAtVersions,
           transactionDigest: tx.digest,
           mutated: [gasObject],
-          ...(used.length > 1 ? { deleted: used.slice(1).map((c) => ({ objectId: c.objectId, version: Number(version), digest: '7gyGAp71YXQRoxmFBaHxofQXAipvgHyBKPyxmdSJxyvz' })) } : {}),
+          ...(used.length > 1 ? { deleted: used.slice(1).map((c) => ({ objectId: c.objectId, version: Number(version), digest: DELETED_DIGEST })) } : {}),
           gasObject,
           dependencies: used.map((c) => c.previousTransaction),
         };
