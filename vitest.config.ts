@@ -6,6 +6,7 @@ export default defineConfig({
     alias: {
       // The more specific entry first: an alias also matches its own subpaths.
       '@wraith-pq/sdk/evm': fileURLToPath(new URL('./sdk/src/evm/index.ts', import.meta.url)),
+      '@wraith-pq/sdk/sui': fileURLToPath(new URL('./sdk/src/sui/index.ts', import.meta.url)),
       '@wraith-pq/sdk': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)),
       // tsconfig.json's `@/*`: route files import lib/ as `@/lib/...`. Matches `@/...` only, not `@scope/...`.
       '@': fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, ''),

@@ -24,7 +24,8 @@ export type WraithErrorCode =
   | 'CONTENT_MISMATCH'
   | 'SCAN_WORKER_FAILED'
   | 'CHAIN_RPC_FAILED'
-  | 'INSUFFICIENT_GAS';
+  | 'INSUFFICIENT_GAS'
+  | 'SUI_TRANSACTION_FAILED';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };
