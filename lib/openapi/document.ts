@@ -80,7 +80,10 @@ export function buildOpenApiDocument(
       description:
         'Post-quantum stealth payments: keys, one-time addresses, the announcement registry, name resolution, IPFS and private channels. ' +
         'Every error is JSON `{ "error": { "code", "message", "details"? } }` and never quotes request values. ' +
-        'Requests are rate limited per client (429 with Retry-After). Hex input accepts an optional 0x prefix in either case; hex output is lowercase without it.',
+        'Requests are rate limited per client (429 with Retry-After). Hex input accepts an optional 0x prefix in either case; hex output is lowercase without it. ' +
+        'Examples: every operation has named request and response examples for one public example recipient (keys from fixed seeds: never send funds to it). ' +
+        'Sent in the order of `x-example-sequence` to a freshly started server with the default configuration, each example answers the status listed there ' +
+        '(generate, create for the example meta-address, publish that payment, list, stats, scan with its keys, IPFS, names, channels).',
     },
     tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
     paths,

@@ -45,7 +45,7 @@ export class ContractSchemas {
     // strict: false because the document is an OpenAPI document (openapi, paths...), not a
     // schema; only the subschemas pointed into are compiled. allErrors: report every mismatch.
     this.#ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-    (addFormats as unknown as (ajv: Ajv2020) => void)(this.#ajv);
+    addFormats(this.#ajv);
     this.#ajv.addSchema({ ...document, $id: DOCUMENT_ID });
   }
 
