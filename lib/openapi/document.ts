@@ -7,8 +7,14 @@
  * values as strings) and responses in `output` mode (what the server answers). Every named
  * request and response schema becomes a component, named by its `.describe()` text (the
  * lib/schemas convention: `PublishAnnouncementRequest`, `ScanResponse`...), and operations
- * refer to it. Rules zod cannot express in JSON Schema (exact byte lengths of hex, "not all
- * zero") are stated in the field descriptions.
+ * refer to it. Hex fields carry their exact pattern (one regex per byte length, lib/schemas/fields.ts);
+ * the few rules JSON Schema cannot state ("not all zero", a note's view tag equal to view_tag)
+ * are in the field descriptions.
+ *
+ * Examples (examples.ts) go where OpenAPI 3.1 puts them: named Example Objects on parameters,
+ * request bodies and responses, one name per exchange, and `x-example-sequence` gives the order
+ * in which they succeed against a fresh server with the status of each. Error responses are the
+ * Error component with `error.code` narrowed to that status's codes.
  */
 import { z } from 'zod';
 import packageJson from '../../package.json';
@@ -114,8 +120,9 @@ function examplesOf(cases: readonly ExampleCase[], valueOf: (c: ExampleCase) => 
 function exampleSequence(operations: readonly Operation[], examples: Readonly<Record<string, readonly ExampleCase[]>>): OpenApiDocument['x-example-sequence'] {
   const documented = new Set(operations.map((o) => o.operationId));
   return EXAMPLE_SEQUENCE.flatMap(({ operationId, example }) => {
+    if (!documented.has(operationId)) return [];
     const found = examples[operationId]?.find((c) => c.name === example);
-    if (!documented.has(operationId) || found === undefined) return [];
+    if (found === undefined) throw new Error(`x-example-sequence names ${operationId}.${example}, which is not an example of that operation.`);
     return [{ operationId, example, status: found.status }];
   });
 }

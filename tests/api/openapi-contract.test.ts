@@ -179,6 +179,13 @@ describe('GET /api/v1/openapi.json as a contract, against fresh real servers', (
     expect(new Set(sequence.map((s) => s.operationId))).toEqual(new Set(operations.keys()));
     const steps = sequence.map((s) => `${s.operationId}.${s.example}`);
     expect(new Set(steps).size).toBe(steps.length);
+    // Every named example of a request body or parameter is a step: none is shown that the run skips.
+    const named = new Set<string>();
+    for (const [operationId, { operation }] of operations) {
+      const places = [operation['requestBody']?.content['application/json'].examples, ...((operation['parameters'] ?? []) as any[]).map((p) => p.examples)];
+      for (const examples of places) for (const name of Object.keys(examples ?? {})) named.add(`${operationId}.${name}`);
+    }
+    expect([...named].filter((step) => !steps.includes(step))).toEqual([]);
     for (const { operationId, example, status } of sequence) {
       const { operation } = operations.get(operationId)!;
       expect(operation['responses'], `${operationId}.${example}`).toHaveProperty(String(status));
