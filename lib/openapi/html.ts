@@ -79,10 +79,45 @@ function renderOperation(doc: OpenApiDocument, path: string, method: string, op:
 ${op['description'] === undefined ? '' : `<p>${inlineCode(String(op['description']))}</p>`}
 ${parameterRows.length > 0 ? `<h4>Parameters</h4>${table(parameterRows)}` : ''}
 ${bodySchema === undefined ? '' : `<h4>Request body <small>application/json${refName(bodySchema)}</small></h4>${table(fieldRows(doc, bodySchema))}`}
+${renderExamples(doc, op)}
 <h4>Responses</h4>
 ${responses.filter(([, response]) => !isErrorResponse(response)).map(([status, response]) => renderResponse(doc, status, response)).join('')}
 ${renderErrors(responses.filter(([, response]) => isErrorResponse(response)))}
 </article>`;
+}
+
+/**
+ * The operation's examples as steps of `x-example-sequence`: their values are in the JSON
+ * document (keys run to thousands of hex digits); the page says which exist, in which order, and
+ * what a fresh server answers.
+ */
+function renderExamples(doc: OpenApiDocument, op: Schema): string {
+  const steps = doc['x-example-sequence'].flatMap((step, index) => (step.operationId === op['operationId'] ? [{ ...step, number: index + 1 }] : []));
+  if (steps.length === 0) return '';
+  const items = steps
+    .map(
+      (step) =>
+        `<li>step ${step.number}: <code>${esc(step.example)}</code> <span class="status ${step.status < 300 ? 'ok' : 'err'}">${step.status}</span> ${esc(exampleSummary(op, step.example))}</li>`,
+    )
+    .join('');
+  return `<h4>Examples <small>(in the order of x-example-sequence, against a fresh server)</small></h4><ul class="examples">${items}</ul>`;
+}
+
+/** The summary of a named example, wherever the operation shows it (body, parameter or response). */
+function exampleSummary(op: Schema, name: string): string {
+  const body = (op['requestBody'] as Schema | undefined)?.['content'] as Record<string, Schema> | undefined;
+  const places: unknown[] = [
+    body?.['application/json']?.['examples'],
+    ...((op['parameters'] as Schema[] | undefined) ?? []).map((p) => p['examples']),
+    ...Object.values((op['responses'] as Record<string, Schema> | undefined) ?? {}).map(
+      (response) => ((response['content'] as Record<string, Schema> | undefined)?.['application/json'] as Schema | undefined)?.['examples'],
+    ),
+  ];
+  for (const examples of places) {
+    const summary = (examples as Record<string, { summary?: unknown }> | undefined)?.[name]?.summary;
+    if (typeof summary === 'string') return summary;
+  }
+  return '';
 }
 
 /** Answers in the common error shape (`{ error: { code, message, details? } }`). */

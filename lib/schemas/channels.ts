@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { DECIMAL_AMOUNT, MAX_AMOUNT_LENGTH } from '../channels/amount.ts';
 import { announcementJson } from './announcement.ts';
-import { hexBytes, hexOutput, optional, scanMode } from './fields.ts';
+import { evmAddressOutput, hexBytes, hexOutput, optional, prefixedHash32Output, scanMode, suiAddressOutput } from './fields.ts';
 import { openedNoteJson } from './stealth.ts';
 
 /**
@@ -51,9 +51,9 @@ export type CreateChannelRequest = z.output<typeof createChannelRequest>;
 
 export const createChannelResponse = z
   .object({
-    channel_id: hexOutput('32-byte channel id'),
-    stealth_address: z.string().describe('EIP-55 one-time EVM address of the recipient for this channel'),
-    stealth_sui_address: z.string().describe('Sui address of the same one-time key'),
+    channel_id: hexOutput(32, '32-byte channel id'),
+    stealth_address: evmAddressOutput('EIP-55 one-time EVM address of the recipient for this channel'),
+    stealth_sui_address: suiAddressOutput('Sui address of the same one-time key'),
     token: z.string().describe('Token symbol as configured'),
     amount: z.string().describe('Amount, normalised (no leading zeros or trailing fractional zeros)'),
     announcement: announcementJson.describe('The published announcement, with its registry id; tx_hash is channel:<channel_id>'),
@@ -77,10 +77,10 @@ export const channelStatus = z.enum(['open', 'closed']).describe('open, or close
 
 export const discoveredChannelJson = z
   .object({
-    channel_id: hexOutput('32-byte channel id'),
-    stealth_address: z.string().describe('EIP-55 one-time EVM address (equals create stealth_address)'),
-    stealth_sui_address: z.string(),
-    eth_private_key: z.string().describe('0x + one-time secret key. Secret: spends from the stealth address'),
+    channel_id: hexOutput(32, '32-byte channel id'),
+    stealth_address: evmAddressOutput('EIP-55 one-time EVM address (equals create stealth_address)'),
+    stealth_sui_address: suiAddressOutput('Sui address of the same one-time key'),
+    eth_private_key: prefixedHash32Output('0x + one-time secret key. Secret: spends from the stealth address'),
     status: channelStatus.describe('closed when this instance recorded a close; otherwise open (announced channels start open)'),
     discovered_at: z.int().describe('Unix seconds of this discovery'),
     announced_at: z.int().describe('Unix seconds the channel was announced'),
@@ -115,7 +115,7 @@ export const channelIdPath = z.object({ id: channelId('32-byte channel id') }).d
 
 export const channelStatusResponse = z
   .object({
-    channel_id: hexOutput('32-byte channel id'),
+    channel_id: hexOutput(32, '32-byte channel id'),
     status: z.enum(['open', 'closed', 'unknown']).describe('unknown: this instance has no channel with this id'),
     token: z.string().nullable(),
     amount: z.string().nullable().describe('Amount the channel was opened with; null when unknown'),
@@ -143,7 +143,7 @@ const placeholderFields = {
 
 export const fundChannelResponse = z
   .object({
-    channel_id: hexOutput('32-byte channel id'),
+    channel_id: hexOutput(32, '32-byte channel id'),
     ...placeholderFields,
     tx_id: z.string().describe('placeholder:fund:<uuid>, not a transaction hash'),
     status: z.literal('open'),
@@ -163,7 +163,7 @@ export type CloseChannelRequest = z.output<typeof closeChannelRequest>;
 
 export const closeChannelResponse = z
   .object({
-    channel_id: hexOutput('32-byte channel id'),
+    channel_id: hexOutput(32, '32-byte channel id'),
     ...placeholderFields,
     tx_id: z.string().describe('placeholder:close:<uuid>, not a transaction hash; the same on every close of the channel'),
     status: z.literal('closed'),
@@ -179,14 +179,14 @@ export type CloseChannelResponse = z.output<typeof closeChannelResponse>;
 export const yellowConfigResponse = z
   .object({
     ws_url: z.string().describe('ClearNode WebSocket endpoint'),
-    custody_address: z.string().describe('EIP-55 custody contract address'),
-    adjudicator_address: z.string().describe('EIP-55 adjudicator contract address'),
+    custody_address: evmAddressOutput('EIP-55 custody contract address'),
+    adjudicator_address: evmAddressOutput('EIP-55 adjudicator contract address'),
     chain_id: z.int().describe('EIP-155 chain id of the contracts'),
     supported_tokens: z
       .array(
         z.object({
           symbol: z.string(),
-          address: z.string().describe('EIP-55 token address; the zero address is the native asset'),
+          address: evmAddressOutput('EIP-55 token address; the zero address is the native asset'),
           decimals: z.int(),
         }),
       )

@@ -9,15 +9,20 @@
 import { hexToBytes } from '@wraith-pq/sdk';
 import { z } from 'zod';
 
-const HEX = /^(0[xX])?[0-9a-fA-F]*$/;
+/**
+ * The exact pattern of `bytes` bytes in hex input: optional `0x`/`0X`, then exactly `2 * bytes`
+ * digits of either case. One regex rather than "hex" plus a length refinement, so the OpenAPI
+ * document (generated from these schemas) states the very rule the handler checks and a client
+ * can generate or validate values from it.
+ */
+export const hexInputPattern = (bytes: number) => new RegExp(`^(0[xX])?[0-9a-fA-F]{${bytes * 2}}$`);
 
-/** Hex text of exactly `bytes` bytes, parsed to a `Uint8Array`. */
+/** Hex text of exactly `bytes` bytes, parsed to a `Uint8Array`. Surrounding whitespace is trimmed first. */
 export function hexBytes(bytes: number, description: string) {
   return z
     .string()
     .trim()
-    .regex(HEX, { message: 'must be hex digits (optionally 0x-prefixed)', abort: true })
-    .refine((text) => text.replace(/^0[xX]/, '').length === bytes * 2, `must be ${bytes} bytes (${bytes * 2} hex digits)`)
+    .regex(hexInputPattern(bytes), `must be ${bytes} bytes: ${bytes * 2} hex digits, optionally 0x-prefixed`)
     .transform((text) => hexToBytes(text))
     .describe(description);
 }
@@ -76,5 +81,30 @@ export function queryInteger(min: number, max: number, description: string) {
     .describe(description);
 }
 
-/** Output form of byte strings: lowercase hex without `0x` (API.md "Shape"). */
-export const hexOutput = (description: string) => z.string().regex(/^[0-9a-f]*$/).describe(description);
+/** Output form of `bytes` bytes: exactly `2 * bytes` lowercase hex digits without `0x` (API.md "Shape"). */
+export const hexOutput = (bytes: number, description: string) =>
+  z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`)).describe(description);
+
+/** An EIP-55 (mixed-case) EVM address with `0x`. */
+export const evmAddressOutput = (description: string) => z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe(description);
+
+/** A Sui address: `0x` + 64 lowercase hex digits (API.md "Shape"). */
+export const suiAddressOutput = (description: string) => z.string().regex(/^0x[0-9a-f]{64}$/).describe(description);
+
+/** 32 bytes as `0x` + 64 lowercase hex digits: transaction hashes in notes, `eth_private_key`. */
+export const prefixedHash32Output = (description: string) => z.string().regex(/^0x[0-9a-f]{64}$/).describe(description);
+
+/**
+ * A meta-address as a client sends it (PROTOCOL.md section 3): 1218 bytes in hex (0x optional)
+ * or the ERC-5564 URI `st:<chain>:0x<hex>`.
+ */
+export const META_ADDRESS_INPUT_PATTERN = '^((0[xX])?[0-9a-fA-F]{2436}|st:[A-Za-z0-9-]{1,32}:0[xX][0-9a-fA-F]{2436})$';
+
+/**
+ * The meta-address request field. The handler decodes it with the SDK (PROTOCOL.md section 3)
+ * and answers INVALID_META_ADDRESS or LEGACY_META_ADDRESS, codes a zod rule could not give, so
+ * the pattern is stated for clients (in the document) rather than checked here; every value it
+ * admits is one the decoder reads, and the decoder also checks the version byte and the curve point.
+ */
+export const metaAddressInput = (description: string) =>
+  z.string().meta({ pattern: META_ADDRESS_INPUT_PATTERN, description });

@@ -3,16 +3,14 @@
  * raw bytes (`application/octet-stream`), so it has no JSON response schema.
  */
 import { z } from 'zod';
-import { optional } from './fields.ts';
+import { metaAddressInput, optional } from './fields.ts';
 
 /** Longest pin name passed to the pinning service. */
 export const MAX_PIN_NAME_LENGTH = 100;
 
 export const uploadRequest = z
   .object({
-    meta_address: z
-      .string()
-      .describe('Meta-address to publish: hex (0x optional) or st:<chain>:0x<hex>; validated (PROTOCOL.md section 3) and stored as its 1218 raw bytes'),
+    meta_address: metaAddressInput('Meta-address to publish: hex (0x optional) or st:<chain>:0x<hex>; validated (PROTOCOL.md section 3) and stored as its 1218 raw bytes'),
     name: optional(
       z
         .string()

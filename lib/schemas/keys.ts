@@ -7,11 +7,11 @@ import { hexOutput } from './fields.ts';
 
 export const keyBundleResponse = z
   .object({
-    spending_pk: hexOutput('Spending public key B: secp256k1, SEC1 compressed (33 bytes)'),
-    spending_sk: hexOutput('Spending secret b (32 bytes). Secret: spends every payment'),
-    viewing_pk: hexOutput('Viewing public key: ML-KEM-768 encapsulation key (1184 bytes)'),
-    viewing_sk: hexOutput('Viewing secret key: ML-KEM-768 decapsulation key (2400 bytes). Secret: finds every payment'),
-    meta_address: hexOutput('Meta-address 0x02 || B || ek (1218 bytes), what the recipient publishes'),
+    spending_pk: hexOutput(33, 'Spending public key B: secp256k1, SEC1 compressed (33 bytes)'),
+    spending_sk: hexOutput(32, 'Spending secret b (32 bytes). Secret: spends every payment'),
+    viewing_pk: hexOutput(1184, 'Viewing public key: ML-KEM-768 encapsulation key (1184 bytes)'),
+    viewing_sk: hexOutput(2400, 'Viewing secret key: ML-KEM-768 decapsulation key (2400 bytes). Secret: finds every payment'),
+    meta_address: hexOutput(1218, 'Meta-address 0x02 || B || ek (1218 bytes), what the recipient publishes'),
     view_tag: z.int().min(0).max(255).describe('Base view tag of the viewing key (informational; not a registry filter)'),
   })
   .describe('KeyBundle');

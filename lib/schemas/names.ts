@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { hexOutput } from './fields.ts';
 
 const resolvedFields = {
-  meta_address: hexOutput('Meta-address 0x02 || B || ek (1218 bytes), validated'),
-  spending_pk: hexOutput('Spending public key B: secp256k1, compressed (33 bytes)'),
-  viewing_pk: hexOutput('Viewing public key: ML-KEM-768 encapsulation key (1184 bytes)'),
+  meta_address: hexOutput(1218, 'Meta-address 0x02 || B || ek (1218 bytes), validated'),
+  spending_pk: hexOutput(33, 'Spending public key B: secp256k1, compressed (33 bytes)'),
+  viewing_pk: hexOutput(1184, 'Viewing public key: ML-KEM-768 encapsulation key (1184 bytes)'),
   ipfs_cid: z.string().describe('CID the meta-address bytes were downloaded from (and verified against)'),
 };
 

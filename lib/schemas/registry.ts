@@ -33,8 +33,11 @@ export const publishAnnouncementRequest = z
       .string()
       .trim()
       .min(1)
+      .max(MAX_TX_HASH_LENGTH)
       .pipe(plainText(MAX_TX_HASH_LENGTH))
-      .describe('Transaction hash of the payment; unique in the registry after trim + lowercase'),
+      .describe(
+        'Transaction hash of the payment, as text: 0x + 64 hex on EVM chains, a base58 digest on Sui, channel:<id> for channels; unique in the registry after trim + lowercase',
+      ),
     channel_id: optional(hexBytes(32, '32-byte channel id')),
     amount: optional(plainText(MAX_LABEL_LENGTH).describe('Human-readable amount')),
     chain: optional(plainText(MAX_LABEL_LENGTH).describe('Chain identifier, e.g. ethereum or sui')),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { hexBytes, hexOutput, optional, scanMode, unixTimestamp, viewTag } from './fields.ts';
+import { evmAddressOutput, hexBytes, hexOutput, metaAddressInput, optional, prefixedHash32Output, scanMode, suiAddressOutput, unixTimestamp, viewTag } from './fields.ts';
 
 /** Decimal digits of an unsigned integer below 2^bits, as a bigint. */
 function unsignedDecimal(bits: number, description: string) {
@@ -27,7 +27,7 @@ export const noteInput = z
 /** An opened note in responses (PROTOCOL.md section 8): null fields were absent (zero). */
 export const openedNoteJson = z
   .object({
-    tx_hash: z.string().nullable().describe('0x + 64 hex, or null'),
+    tx_hash: prefixedHash32Output('0x + 64 hex').nullable().describe('0x + 64 hex, or null'),
     amount: z.string().nullable().describe('Base units, decimal, or null'),
     chain_id: z.string().nullable().describe('EIP-155 chain id, decimal, or null'),
   })
@@ -37,9 +37,9 @@ export type OpenedNoteJson = z.output<typeof openedNoteJson>;
 
 export const createStealthRequest = z
   .object({
-    meta_address: z
-      .string()
-      .describe('Recipient meta-address: hex (0x optional) or the ERC-5564 URI st:<chain>:0x<hex> (PROTOCOL.md section 3)'),
+    meta_address: metaAddressInput(
+      'Recipient meta-address (1218 bytes): hex (0x optional) or the ERC-5564 URI st:<chain>:0x<hex> (PROTOCOL.md section 3)',
+    ),
     channel_id: optional(z.string()).describe('Accepted for compatibility and ignored'),
     note: optional(noteInput),
   })
@@ -49,12 +49,13 @@ export type CreateStealthRequest = z.output<typeof createStealthRequest>;
 
 export const createStealthResponse = z
   .object({
-    stealth_address: z.string().describe('EIP-55 EVM address to pay'),
-    stealth_sui_address: z.string().describe('Sui address of the same one-time key (0x + 64 hex)'),
-    ephemeral_ciphertext: hexOutput('ML-KEM-768 ciphertext (1088 bytes): publish it as ephemeral_key'),
+    stealth_address: evmAddressOutput('EIP-55 EVM address to pay'),
+    stealth_sui_address: suiAddressOutput('Sui address of the same one-time key (0x + 64 hex)'),
+    ephemeral_ciphertext: hexOutput(1088, 'ML-KEM-768 ciphertext (1088 bytes): publish it as ephemeral_key'),
     view_tag: z.int().min(0).max(255).describe('View tag: publish it with the ciphertext'),
     announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call)'),
     metadata: hexOutput(
+      93,
       'ERC-5564 metadata to announce on chain (PROTOCOL.md sections 7 and 8, 93 bytes): the view tag, then the sealed note (the request\'s note, or an empty one). Only the recipient can open the note',
     ),
   })
@@ -80,18 +81,18 @@ export type ScanRequest = z.output<typeof scanRequest>;
 
 export const discoveryJson = z
   .object({
-    stealth_address: z.string().describe('EIP-55 EVM address of the payment (equals stealth/create stealth_address)'),
-    stealth_sui_address: z.string().describe('Sui address of the payment'),
+    stealth_address: evmAddressOutput('EIP-55 EVM address of the payment (equals stealth/create stealth_address)'),
+    stealth_sui_address: suiAddressOutput('Sui address of the payment'),
     announcement_id: z.int().describe('Registry id of the announcement'),
     timestamp: z.int().describe('Unix seconds the announcement was published'),
-    channel_id: hexOutput('32-byte channel id').nullable(),
+    channel_id: hexOutput(32, '32-byte channel id').nullable(),
     tx_hash: z.string().nullable(),
     amount: z.string().nullable(),
     chain: z.string().nullable(),
-    stealth_sk: hexOutput('One-time secret p (32 bytes). Secret: spends the payment').optional(),
-    eth_private_key: z.string().describe('0x + p, the form EVM wallets import. Secret').optional(),
-    shared_secret: hexOutput('View-only scans: shared secret K (32 bytes), from which the key holder derives p').optional(),
-    stealth_address_announced: z.string().nullable().describe('The stealth address the announcement named (chain events), or null'),
+    stealth_sk: hexOutput(32, 'One-time secret p (32 bytes). Secret: spends the payment').optional(),
+    eth_private_key: prefixedHash32Output('0x + p, the form EVM wallets import. Secret').optional(),
+    shared_secret: hexOutput(32, 'View-only scans: shared secret K (32 bytes), from which the key holder derives p').optional(),
+    stealth_address_announced: evmAddressOutput('EIP-55 address').nullable().describe('The stealth address the announcement named (chain events), or null'),
     stealth_address_mismatch: z
       .boolean()
       .describe('true when the announced stealth address differs from the derived one: a buggy or hostile sender; the funds are at stealth_address'),

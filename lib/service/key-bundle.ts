@@ -2,11 +2,15 @@
  * Key generation for POST /api/v1/keys/generate (PROTOCOL.md section 2): a fresh identity in
  * JSON form. Nothing is stored; the response is the only copy of the secrets.
  */
-import { bytesToHex, generateKeys } from '@wraith-pq/sdk';
+import { bytesToHex, generateKeys, type RecipientKeys } from '@wraith-pq/sdk';
 import type { KeyBundle } from '../schemas/keys.ts';
 
 export function generateKeyBundle(): KeyBundle {
-  const keys = generateKeys();
+  return keyBundleJson(generateKeys());
+}
+
+/** A recipient's keys in the response form (also the document's example bundle, lib/openapi/examples.ts). */
+export function keyBundleJson(keys: RecipientKeys): KeyBundle {
   return {
     spending_pk: bytesToHex(keys.spendingPublicKey),
     spending_sk: bytesToHex(keys.spendingSecretKey),

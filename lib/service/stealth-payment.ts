@@ -4,16 +4,21 @@
  * with the transaction hash. Meta-address errors come from the SDK with the codes
  * INVALID_META_ADDRESS / LEGACY_META_ADDRESS, which the API keeps.
  */
-import { announcementMetadata, bytesToHex, createStealthPayment } from '@wraith-pq/sdk';
+import { announcementMetadata, bytesToHex, createStealthPayment, type CreateStealthPaymentOptions } from '@wraith-pq/sdk';
 import type { CreateStealthRequest, CreateStealthResponse } from '../schemas/stealth.ts';
 
 /**
  * The payment, and the ERC-5564 metadata that carries its sealed note (the request's, else an
  * empty one, so announcements of this API all look alike on chain).
  * @param nowSeconds Unix seconds for the announcement's timestamp.
+ * @param options Only the document's fixed example (lib/openapi/examples.ts) passes a message; requests never do.
  */
-export function createStealthPaymentJson(request: CreateStealthRequest, nowSeconds = Math.floor(Date.now() / 1000)): CreateStealthResponse {
-  const payment = createStealthPayment(request.meta_address);
+export function createStealthPaymentJson(
+  request: CreateStealthRequest,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  options: CreateStealthPaymentOptions = {},
+): CreateStealthResponse {
+  const payment = createStealthPayment(request.meta_address, options);
   const note = request.note;
   const metadata = announcementMetadata(payment, {
     txHash: note?.tx_hash ?? null,

@@ -137,6 +137,15 @@ describe('the /api-docs page', () => {
     expect([...html.matchAll(/href="([^"]*)"/g)].every(([, target]) => target!.startsWith('#') || target!.startsWith('/api/'))).toBe(true);
   });
 
+  it('lists each operation\'s examples with their step in x-example-sequence and the status a fresh server answers', async () => {
+    const html = await (await docsPage.GET()).text();
+    const sequence = document['x-example-sequence'];
+    expect(sequence.length).toBeGreaterThanOrEqual(OPERATIONS.length);
+    for (const [index, step] of sequence.entries()) {
+      expect(html).toContain(`<li>step ${index + 1}: <code>${step.example}</code> <span class="status ${step.status < 300 ? 'ok' : 'err'}">${step.status}</span>`);
+    }
+  });
+
   it('escapes text from the document instead of interpreting it as markup', async () => {
     const { renderApiDocsHtml } = await import('../../lib/openapi/html.ts');
     const hostile = buildOpenApiDocument([{ ...OPERATIONS[0]!, summary: '<script>alert(1)</script>', description: 'a "quoted" <b>tag</b> & `code`' }]);
