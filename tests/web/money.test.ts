@@ -165,7 +165,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     expect(await balanceOf(tokenAddress)).toBe(parseEther('0.01'));
     // The wallet paid both, every fee from the receipts: its transactions went through the wallet, not elsewhere.
     const sent = [ethPaid.payment, ethPaid.announcement, tokenPaid.payment, tokenPaid.topUp!, tokenPaid.announcement];
-    for (const hash of sent) expect((await client.getTransaction({ hash: hash as Hash })).from).toBe(sender.address.toLowerCase());
+    for (const hash of sent) expect((await client.getTransaction({ hash: hash as Hash })).from.toLowerCase()).toBe(sender.address.toLowerCase());
     let senderFees = 0n;
     for (const hash of sent) senderFees += await feeOf(hash);
     expect(await balanceOf(sender.address)).toBe(senderBefore - parseEther('0.51') - senderFees);
@@ -269,7 +269,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     await item.getByRole('button', { name: 'Review withdrawal' }).click();
     const alert = item.getByRole('alert');
     await alert.waitFor({ timeout: 30_000 });
-    expect(await alert.textContent()).toMatch(new RegExp(`The stealth address ${stealth} holds 0 wei.*Nothing was sent.*Send at least \\d+ wei`));
+    expect(await alert.textContent()).toMatch(new RegExp(`The stealth address ${stealth} holds 0 wei.*Nothing was sent.*Send at least \\d+ wei`, 'i'));
     expect(await item.getByRole('button', { name: 'Sign and withdraw' }).count()).toBe(0);
     expect(await client.getTransactionCount({ address: stealth as Address })).toBe(0);
     expect(await tokensOf(stealth)).toBe(5n * TOKENS);

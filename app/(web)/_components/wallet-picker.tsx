@@ -19,11 +19,31 @@ export function WalletPicker(props: Props) {
   const [wallets, setWallets] = useState<DiscoveredWallet[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [active, setActive] = useState<DiscoveredWallet | null>(null);
+  const { onConnected } = props;
 
   useEffect(() => {
     setWallets([]);
     return watchWallets(setWallets);
   }, []);
+
+  // A wallet that switches chain or account (EIP-1193 events) makes the connection stale: drop
+  // it rather than read or pay on a chain the page does not show.
+  useEffect(() => {
+    const provider = active?.provider;
+    if (!provider?.on) return;
+    const stale = () => {
+      setActive(null);
+      onConnected(null);
+      setError('Your wallet switched chain or account: connect again.');
+    };
+    provider.on('chainChanged', stale);
+    provider.on('accountsChanged', stale);
+    return () => {
+      provider.removeListener?.('chainChanged', stale);
+      provider.removeListener?.('accountsChanged', stale);
+    };
+  }, [active, onConnected]);
 
   async function connect(wallet: DiscoveredWallet) {
     setBusy(wallet.info.uuid);
@@ -31,6 +51,7 @@ export function WalletPicker(props: Props) {
     try {
       if (props.mode === 'sign') props.onConnected(await connectWallet(wallet));
       else props.onConnected(await connectReader(wallet));
+      setActive(wallet);
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -54,7 +75,14 @@ export function WalletPicker(props: Props) {
           )}
           {connection.chain.name} (chain id <span data-testid="wallet-chain-id">{connection.chainId}</span>).
         </p>
-        <button type="button" className="secondary small" onClick={() => props.onConnected(null)}>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() => {
+            setActive(null);
+            props.onConnected(null);
+          }}
+        >
           Disconnect
         </button>
       </div>

@@ -5,7 +5,7 @@
  * Scan page knows which token balances to read without the user typing token addresses.
  * @module
  */
-import { erc20Abi, isAddressEqual, parseEventLogs, type Address, type Hash, type PublicClient } from 'viem';
+import { erc20Abi, getAddress, isAddressEqual, parseEventLogs, type Address, type Hash, type PublicClient } from 'viem';
 
 export type ReceivedAsset = { type: 'native'; amount: bigint } | { type: 'erc20'; token: Address; amount: bigint };
 
@@ -15,7 +15,7 @@ export async function receivedAssets(client: PublicClient, txHash: Hash, stealth
   const assets: ReceivedAsset[] = [];
   if (transaction.to && isAddressEqual(transaction.to, stealthAddress) && transaction.value > 0n) assets.push({ type: 'native', amount: transaction.value });
   for (const log of parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })) {
-    if (isAddressEqual(log.args.to, stealthAddress)) assets.push({ type: 'erc20', token: log.address, amount: log.args.value });
+    if (isAddressEqual(log.args.to, stealthAddress)) assets.push({ type: 'erc20', token: getAddress(log.address), amount: log.args.value });
   }
   return assets;
 }
