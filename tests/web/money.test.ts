@@ -150,6 +150,8 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     expect(ethPaid.summary).toBe('0.5 ETH');
     expect(ethPaid.topUp).toBeNull();
     expect(await balanceOf(ethAddress)).toBe(parseEther('0.5'));
+    // Announced on chain already: the manual announcement form is gone for this payment.
+    expect(await bob.getByLabel('Transaction hash').count()).toBe(0);
     await screenshots(bob, 'send-paid');
 
     // A second payment, to a second one-time address: 100 tokens and 0.01 ETH for gas.

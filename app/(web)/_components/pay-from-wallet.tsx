@@ -20,7 +20,14 @@ const DEFAULT_TOP_UP = '0.005';
 
 type Paid = PayStealthReturnType & { summary: string };
 
-export function PayFromWallet({ payment, connection }: { payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>; connection: ChainWallet }) {
+export type PayFromWalletProps = {
+  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
+  connection: ChainWallet;
+  /** Called once the payment and its announcement are mined. */
+  onPaid?: () => void;
+};
+
+export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProps) {
   const ids = { asset: useId(), token: useId(), amount: useId(), topUp: useId() };
   const [asset, setAsset] = useState<'native' | 'erc20'>('native');
   const [token, setToken] = useState('');
@@ -51,6 +58,7 @@ export function PayFromWallet({ payment, connection }: { payment: Pick<StealthPa
       }
       const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
       setPaid({ ...result, summary });
+      onPaid?.();
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -127,7 +135,12 @@ export function PayFromWallet({ payment, connection }: { payment: Pick<StealthPa
           announcement. Each is waited for until it is mined.
         </p>
       )}
-      {error && <Notice kind="error">{error}</Notice>}
+      {error && (
+        <Notice kind="error">
+          {error} If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction
+          with the form below.
+        </Notice>
+      )}
     </form>
   );
 }

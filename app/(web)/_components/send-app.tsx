@@ -24,7 +24,10 @@ export function SendApp() {
   const [recipient, setRecipient] = useState<Recipient | null>(null);
   const [payment, setPayment] = useState<Payment | null>(null);
   const [connection, setConnection] = useState<ChainWallet | null>(null);
+  /** The payment (by its ciphertext) already paid and announced from the wallet: no manual announcement then. */
+  const [paidFromWallet, setPaidFromWallet] = useState<string | null>(null);
   const onEvm = payment?.chain === 'ethereum';
+  const paymentKey = payment ? bytesToHex(payment.ephemeralCiphertext) : null;
   return (
     <>
       <FindRecipient
@@ -44,10 +47,10 @@ export function SendApp() {
             recipient can read. The chain is read through your wallet, not through this server.
           </p>
           <WalletPicker mode="sign" connection={connection} onConnected={setConnection} />
-          {connection && <PayFromWallet key={bytesToHex(payment.ephemeralCiphertext)} payment={payment} connection={connection} />}
+          {connection && <PayFromWallet key={paymentKey} payment={payment} connection={connection} onPaid={() => setPaidFromWallet(paymentKey)} />}
         </section>
       )}
-      {payment && <Announce key={bytesToHex(payment.ephemeralCiphertext)} payment={payment} step={onEvm ? 4 : 3} />}
+      {payment && paidFromWallet !== paymentKey && <Announce key={paymentKey} payment={payment} step={onEvm ? 4 : 3} />}
     </>
   );
 }
