@@ -34,7 +34,7 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
   const [amount, setAmount] = useState('');
   const [topUp, setTopUp] = useState(DEFAULT_TOP_UP);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; afterWallet: boolean } | null>(null);
   const [paid, setPaid] = useState<Paid | null>(null);
   const symbol = connection.chain.nativeCurrency.symbol;
 
@@ -42,6 +42,7 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
     event.preventDefault();
     setError(null);
     setBusy(true);
+    let afterWallet = false;
     try {
       let chosen: PaymentAsset;
       let summary: string;
@@ -56,11 +57,12 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
         chosen = { type: 'erc20', token: info.address, amount: value, gasTopUp };
         summary = `${formatAmount(value, info.decimals, info.symbol)}${gasTopUp > 0n ? ` and ${formatAmount(gasTopUp, 18, symbol)} for gas` : ''}`;
       }
+      afterWallet = true;
       const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
       setPaid({ ...result, summary });
       onPaid?.();
     } catch (cause) {
-      setError(errorMessage(cause));
+      setError({ message: errorMessage(cause), afterWallet });
     } finally {
       setBusy(false);
     }
@@ -137,8 +139,9 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       )}
       {error && (
         <Notice kind="error">
-          {error} If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction
-          with the form below.
+          {error.message}
+          {error.afterWallet &&
+            ' If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction with the form below.'}
         </Notice>
       )}
     </form>
