@@ -212,6 +212,9 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     await ethItem.getByText('withdrawing this one there too links the two payments on chain').waitFor();
     const ethOut = await withdraw(ethItem, destination, 'native');
     await screenshots(alice, 'scan-withdrawn');
+    // Signed in the page with the one-time keys and broadcast through the wallet's provider; the wallet's account signed nothing.
+    expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendRawTransaction')).toHaveLength(3);
+    expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendTransaction')).toEqual([]);
 
     // On chain: nothing left at either stealth address; the destination holds what arrived minus the exact fees.
     const [tokenFee, topUpFee, ethFee] = [await feeOf(tokenOut.hash), await feeOf(topUpOut.hash), await feeOf(ethOut.hash)];
@@ -245,7 +248,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     expect(h.pageErrors).toEqual([]);
   });
 
-  it('refuses to withdraw tokens from an address without gas, with a message that says what to send, and sends nothing', { timeout: 180_000 }, async () => {
+  it('refuses bad payment input before asking the wallet, and a token withdrawal from an address without gas with a message that says what to send, sending nothing', { timeout: 180_000 }, async () => {
     const { page: carol } = await pageWithWallet();
     const { metaAddress } = await createKeys(carol);
     const { page: dan } = await pageWithWallet();
@@ -255,6 +258,17 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     await dan.getByRole('button', { name: 'Create stealth address' }).click();
     const stealth = (await dan.getByTestId('stealth-address').textContent())!;
     await dan.getByRole('button', { name: 'Connect Test Wallet' }).click();
+    // Bad input is refused with a sentence before the wallet is asked for anything.
+    const sentBefore = await client.getTransactionCount({ address: sender.address });
+    await dan.getByLabel('Amount to pay').fill('0.5.1');
+    await dan.getByRole('button', { name: 'Pay and announce' }).click();
+    expect(await dan.getByRole('alert').filter({ hasText: 'Amount to pay' }).textContent()).toBe('Amount to pay: enter a number such as 0.5.');
+    await dan.getByLabel('Asset', { exact: true }).selectOption('erc20');
+    await dan.getByLabel('Token address').fill(stealth);
+    await dan.getByLabel('Amount to pay').fill('1');
+    await dan.getByRole('button', { name: 'Pay and announce' }).click();
+    await dan.getByRole('alert').filter({ hasText: 'does not answer as an ERC-20 token' }).waitFor();
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(sentBefore);
     await pay(dan, { token, amount: '5', topUp: '0' });
 
     await waitIndexed();
