@@ -8,6 +8,7 @@
  * (discovery-funds.tsx), signed here with the payment's one-time key.
  */
 import { bytesToHex, createScanner } from '@wraith-pq/sdk';
+import dynamic from 'next/dynamic';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Address } from 'viem';
 import { announcementPage, registryStats } from '../_lib/api';
@@ -18,13 +19,17 @@ import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-sc
 import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spawnRegistryScanWorker } from '../_lib/scan-worker';
 import { PAGE_SIZE } from '../_lib/registry-source';
-import { parseTokenAddress } from '../_lib/token-info';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
 import { CopyButton } from './copy-button';
-import { DiscoveryFunds } from './discovery-funds';
 import { Notice } from './notice';
 import { UnlockKeys } from './unlock-keys';
 import { WalletPicker } from './wallet-picker';
+
+/** The money part (viem and the SDK's evm entry) loads only once a wallet is chosen: scanning alone does not need it. */
+const DiscoveryFunds = dynamic(() => import('./discovery-funds').then((m) => m.DiscoveryFunds), {
+  ssr: false,
+  loading: () => <p className="hint">Loading…</p>,
+});
 
 const KERNEL_NAMES: Record<string, string> = { wasm: 'WebAssembly SIMD', typescript: 'TypeScript', reference: 'reference' };
 
@@ -54,18 +59,10 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   const [tokensText, setTokensText] = useState('');
   /** Destinations withdrawn to in this tab, with the stealth address each took (to warn before linking two). */
   const [destinations, setDestinations] = useState<ReadonlyMap<string, string>>(new Map());
-  const extraTokens = useMemo(() => {
-    const tokens: Address[] = [];
-    for (const part of tokensText.split(/[\s,]+/).filter(Boolean)) {
-      try {
-        tokens.push(parseTokenAddress(part));
-      } catch {
-        // shown as invalid below; the valid ones are still read
-      }
-    }
-    return tokens;
-  }, [tokensText]);
-  const badTokens = tokensText.split(/[\s,]+/).filter(Boolean).length - extraTokens.length;
+  const typedTokens = tokensText.split(/[\s,]+/).filter(Boolean);
+  // Invalid entries are counted below; the valid ones are still read.
+  const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
+  const badTokens = typedTokens.length - extraTokens.length;
 
   useEffect(() => {
     const stats = new AbortController();

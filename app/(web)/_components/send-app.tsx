@@ -6,6 +6,7 @@
  * elsewhere and announce it here with the transaction hash (INTERFACE.md 4.3).
  */
 import { bytesToHex, createStealthPayment, decodeMetaAddress, type MetaAddress, type StealthPayment } from '@wraith-pq/sdk';
+import dynamic from 'next/dynamic';
 import { useId, useState, type FormEvent } from 'react';
 import { publishAnnouncement, resolveName } from '../_lib/api';
 import type { ChainWallet } from '../_lib/chain-clients';
@@ -14,8 +15,13 @@ import { shortHex } from '../_lib/format';
 import { classifyRecipient } from '../_lib/recipient';
 import { CopyableValue } from './copyable-value';
 import { Notice } from './notice';
-import { PayFromWallet } from './pay-from-wallet';
 import { WalletPicker } from './wallet-picker';
+
+/** The wallet payment (viem and the SDK's evm entry) loads only once a wallet is connected. */
+const PayFromWallet = dynamic(() => import('./pay-from-wallet').then((m) => m.PayFromWallet), {
+  ssr: false,
+  loading: () => <p className="hint">Loading…</p>,
+});
 
 type Recipient = { meta: MetaAddress; source: string; cid?: string };
 type Payment = StealthPayment & { amount: string; chain: string };

@@ -5,7 +5,7 @@
  * used, so the recipient's wallet account is never tied to the stealth addresses it reads.
  */
 import { useEffect, useState } from 'react';
-import { connectReader, connectWallet, type ChainReader, type ChainWallet } from '../_lib/chain-clients';
+import type { ChainReader, ChainWallet } from '../_lib/chain-clients';
 import { watchWallets, type DiscoveredWallet } from '../_lib/eip6963';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
@@ -49,6 +49,8 @@ export function WalletPicker(props: Props) {
     setBusy(wallet.info.uuid);
     setError(null);
     try {
+      // viem loads with the first connection, not with the page.
+      const { connectReader, connectWallet } = await import('../_lib/chain-clients');
       if (props.mode === 'sign') props.onConnected(await connectWallet(wallet));
       else props.onConnected(await connectReader(wallet));
       setActive(wallet);
