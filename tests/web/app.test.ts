@@ -7,7 +7,6 @@
  *
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
  */
-import { readFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, createStealthPayment, generateKeys, hexToBytes, openKeys } from '@wraith-pq/sdk';
@@ -15,9 +14,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { http } from '../helpers/server.ts';
+import { createKeys, PASSWORD, requestsCarrying as requestsCarryingAny, scanOutcome, unlock } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
-
-const PASSWORD = 'correct horse battery staple';
 
 let h: WebHarness;
 beforeAll(async () => {
@@ -37,48 +35,10 @@ function evmAddressOfSecret(secretHex: string): string {
   return `0x${bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(12))}`;
 }
 
-/** On the Receive page: generate keys, save them under PASSWORD, export the backup file. */
-async function createKeys(page: Page): Promise<{ metaAddress: string; envelope: string }> {
-  await page.goto('/receive');
-  await page.getByRole('button', { name: 'Generate keys' }).click();
-  const metaAddress = (await page.getByTestId('meta-address').textContent())!;
-  expect(metaAddress).toMatch(/^0x02[0-9a-f]{2434}$/);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save encrypted keys' }).click();
-  await page.getByText('Saved in this browser, encrypted with your password.').waitFor();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export backup file' }).click()]);
-  expect(download.suggestedFilename()).toMatch(/^wraith-keystore-[0-9a-f]{12}\.json$/);
-  const envelope = readFileSync((await download.path())!, 'utf8');
-  expect(JSON.parse(envelope)).toMatchObject({ kind: 'wraith-keystore', version: 1 });
-  return { metaAddress, envelope };
-}
-
-async function unlock(page: Page, password = PASSWORD): Promise<void> {
-  await page.getByLabel('Keystore password').fill(password);
-  await page.getByRole('button', { name: 'Unlock' }).click();
-}
-
-/** Wait for the scan to end and return the message it ended with. */
-async function scanOutcome(page: Page): Promise<string> {
-  const outcome = page.locator('.notice').filter({ hasText: /Scan complete|The scan stopped|Scan cancelled/ });
-  await outcome.waitFor({ timeout: 240_000 });
-  return (await outcome.textContent())!;
-}
-
 const count = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())!.replace(/,/g, ''));
 
 /** Every recorded request (URL, headers, body), checked for the hex of each secret. */
-function requestsCarrying(secrets: Uint8Array[]): string[] {
-  // A 16-byte window of each secret catches partial leaks too, in either case.
-  const needles = secrets.flatMap((s) => [bytesToHex(s.subarray(0, 16)), bytesToHex(s.subarray(-16))]);
-  return h.requests
-    .filter((r) => {
-      const haystack = `${r.url}\n${JSON.stringify(r.headers)}\n${r.body}`.toLowerCase();
-      return needles.some((needle) => haystack.includes(needle));
-    })
-    .map((r) => `${r.method} ${r.url}`);
-}
+const requestsCarrying = (secrets: Uint8Array[]) => requestsCarryingAny(h.requests, secrets);
 
 async function publishForeign(n: number): Promise<void> {
   const queue = Array.from({ length: n }, (_, i) => i);

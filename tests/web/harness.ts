@@ -37,7 +37,12 @@ export type WebHarness = {
   stop(): Promise<void>;
 };
 
-export async function startWebHarness(): Promise<WebHarness> {
+export type WebHarnessOptions = {
+  /** Prepare the chain before the server starts (deploy contracts...); returns extra server environment (CHAIN_RPC_URL...). */
+  setupChain?: (chain: EnsChain) => Promise<Record<string, string>>;
+};
+
+export async function startWebHarness(options: WebHarnessOptions = {}): Promise<WebHarness> {
   const store = temporaryDirectory('wraith-web-ipfs-');
   const chain = await startEnsChain();
   let sui!: SuiRpcMock;
@@ -45,6 +50,7 @@ export async function startWebHarness(): Promise<WebHarness> {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   try {
+    const chainEnv = (await options.setupChain?.(chain)) ?? {};
     suiNode = await serveHandlers((url) => {
       sui = createSuiRpcMock(url);
       return sui.handlers;
@@ -59,6 +65,7 @@ export async function startWebHarness(): Promise<WebHarness> {
         SUI_RPC_URL: suiNode.url,
         SUI_NETWORK: 'mainnet',
         LOG_LEVEL: 'warn',
+        ...chainEnv,
       },
     });
     browser = await launchChromium();

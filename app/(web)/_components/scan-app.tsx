@@ -3,20 +3,33 @@
  * Scan: walk the registry with the unlocked keys in a Web Worker (registry-scan-worker.ts: the
  * SDK's `scanRegistry` over binary pages, fetched, decoded and scanned in that worker), with
  * progress, rate and time left, cancel and resume from the cursor saved in this browser. Found
- * payments are listed with their public data; a payment's spending key is shown only when asked for.
+ * payments are listed with their opened notes; a payment's spending key is shown only when asked
+ * for. With a wallet chosen for chain reads, each payment shows its balances and a withdrawal
+ * (discovery-funds.tsx), signed here with the payment's one-time key.
  */
 import { bytesToHex, createScanner } from '@wraith-pq/sdk';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import dynamic from 'next/dynamic';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { Address } from 'viem';
 import { announcementPage, registryStats } from '../_lib/api';
+import type { ChainReader } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spawnRegistryScanWorker } from '../_lib/scan-worker';
+import { PAGE_SIZE } from '../_lib/registry-source';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
 import { CopyButton } from './copy-button';
 import { Notice } from './notice';
 import { UnlockKeys } from './unlock-keys';
+import { WalletPicker } from './wallet-picker';
+
+/** The money part (viem and the SDK's evm entry) loads only once a wallet is chosen: scanning alone does not need it. */
+const DiscoveryFunds = dynamic(() => import('./discovery-funds').then((m) => m.DiscoveryFunds), {
+  ssr: false,
+  loading: () => <p className="hint">Loading…</p>,
+});
 
 const KERNEL_NAMES: Record<string, string> = { wasm: 'WebAssembly SIMD', typescript: 'TypeScript', reference: 'reference' };
 
@@ -40,6 +53,16 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   /** Spending keys of payments found in this tab, by announcement id (memory only). */
   const secrets = useRef(new Map<number, Uint8Array>());
   const controller = useRef<AbortController | null>(null);
+  const tokensId = useId();
+  /** Chain reads and withdrawals go through this wallet's provider (never this server). */
+  const [reader, setReader] = useState<ChainReader | null>(null);
+  const [tokensText, setTokensText] = useState('');
+  /** Destinations withdrawn to in this tab, with the stealth address each took (to warn before linking two). */
+  const [destinations, setDestinations] = useState<ReadonlyMap<string, string>>(new Map());
+  const typedTokens = tokensText.split(/[\s,]+/).filter(Boolean);
+  // Invalid entries are counted below; the valid ones are still read.
+  const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
+  const badTokens = typedTokens.length - extraTokens.length;
 
   useEffect(() => {
     const stats = new AbortController();
@@ -227,20 +250,70 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         {saved.discoveries.length === 0 ? (
           <p className="hint">No payments found yet.</p>
         ) : (
-          <ul className="discoveries">
-            {saved.discoveries.map((d) => (
-              <DiscoveryItem key={d.id} discovery={d} keys={keys} known={secrets.current.get(d.id)} />
-            ))}
-          </ul>
+          <>
+            <div className="funds-controls">
+              <h3>Balances and withdrawals</h3>
+              <p className="hint">
+                Balances are read, and withdrawals sent, through a wallet&apos;s connection to the chain, never through this server (it must
+                not learn which addresses are yours). The wallet&apos;s own account is not used: each withdrawal is signed in this page with
+                that payment&apos;s one-time key.
+              </p>
+              <WalletPicker mode="read" connection={reader} onConnected={setReader} />
+              {reader && (
+                <div className="field">
+                  <label htmlFor={tokensId}>Other tokens to check (optional)</label>
+                  <input
+                    id={tokensId}
+                    type="text"
+                    placeholder="0x… token addresses, separated by commas"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={tokensText}
+                    onChange={(e) => setTokensText(e.target.value)}
+                    aria-describedby={`${tokensId}-hint`}
+                  />
+                  <p className="hint" id={`${tokensId}-hint`}>
+                    Tokens a payment&apos;s own transaction shows are read anyway.{badTokens > 0 ? ` ${badTokens} entry is not a token address.` : ''}
+                  </p>
+                </div>
+              )}
+              <Notice kind="info">
+                <span data-testid="linking-notice">
+                  Withdrawing several of these addresses to one destination links them on chain: anyone can then see that those payments
+                  went to the same person. Use a fresh destination for each payment where that matters.
+                </span>
+              </Notice>
+            </div>
+            <ul className="discoveries">
+              {saved.discoveries.map((d) => (
+                <DiscoveryItem
+                  key={d.id}
+                  discovery={d}
+                  keys={keys}
+                  known={secrets.current.get(d.id)}
+                  reader={reader}
+                  extraTokens={extraTokens}
+                  destinations={destinations}
+                  onWithdrawn={(to) => setDestinations((current) => new Map(current).set(to, d.stealthAddress))}
+                />
+              ))}
+            </ul>
+          </>
         )}
       </section>
     </>
   );
 }
 
-/** Derive a payment's spending key again from its announcement (after a reload, say). */
+/**
+ * Derive a payment's spending key again from its announcement (after a reload, say). The whole
+ * registry page the scan read is fetched again (often from the HTTP cache: full pages are
+ * immutable), not the one announcement: asking for a single id would tell the server which
+ * payment is this user's.
+ */
 async function spendingKeyOf(keys: UnlockedKeys, announcementId: number): Promise<Uint8Array> {
-  const [announcement] = await announcementPage(announcementId - 1, 1);
+  const afterId = Math.floor((announcementId - 1) / PAGE_SIZE) * PAGE_SIZE;
+  const announcement = (await announcementPage(afterId, PAGE_SIZE)).find((a) => a.id === announcementId);
   if (announcement?.id !== announcementId) throw new Error('The announcement is no longer in the registry.');
   // One announcement on the main thread: the TypeScript kernel (WebAssembly is for the worker only, see next.config.mjs).
   const [found] = createScanner(keys, { kernel: 'typescript' }).scan([announcement]).discoveries;
@@ -248,7 +321,17 @@ async function spendingKeyOf(keys: UnlockedKeys, announcementId: number): Promis
   return found.stealthSecretKey;
 }
 
-function DiscoveryItem({ discovery, keys, known }: { discovery: SavedDiscovery; keys: UnlockedKeys; known: Uint8Array | undefined }) {
+type DiscoveryItemProps = {
+  discovery: SavedDiscovery;
+  keys: UnlockedKeys;
+  known: Uint8Array | undefined;
+  reader: ChainReader | null;
+  extraTokens: readonly Address[];
+  destinations: ReadonlyMap<string, string>;
+  onWithdrawn: (to: Address) => void;
+};
+
+function DiscoveryItem({ discovery, keys, known, reader, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -286,7 +369,38 @@ function DiscoveryItem({ discovery, keys, known }: { discovery: SavedDiscovery; 
         <dd>
           <code>{discovery.txHash ? shortHex(discovery.txHash, 10) : '—'}</code> · announcement #{discovery.id}
         </dd>
+        <dt>Note</dt>
+        <dd data-testid="discovery-note">
+          {discovery.note ? (
+            <>
+              {discovery.note.amount !== null && (
+                <>
+                  amount <code data-testid="note-amount">{discovery.note.amount}</code> base units
+                </>
+              )}
+              {discovery.note.chainId !== null && <> · chain id {discovery.note.chainId}</>}
+              {discovery.note.txHash !== null && (
+                <>
+                  {' '}
+                  · paid in <code data-testid="note-tx">{discovery.note.txHash}</code>
+                </>
+              )}
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
       </dl>
+      {reader && discovery.chain !== 'sui' && (
+        <DiscoveryFunds
+          discovery={discovery}
+          reader={reader}
+          extraTokens={extraTokens}
+          secretKey={async () => known ?? (await spendingKeyOf(keys, discovery.id))}
+          destinations={destinations}
+          onWithdrawn={onWithdrawn}
+        />
+      )}
       {secret ? (
         <div className="secret">
           <p>

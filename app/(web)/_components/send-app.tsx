@@ -1,18 +1,27 @@
 'use client';
 /**
  * Send: find the recipient's meta-address (a .eth or .sui name through this server's resolver,
- * or pasted), create the one-time payment in this browser (SDK `createStealthPayment`), show
- * where to pay, and announce the payment (INTERFACE.md 4.3) once the sender has the
- * transaction hash.
+ * or pasted), create the one-time payment in this browser (SDK `createStealthPayment`), then
+ * either pay and announce it on chain from a connected wallet (pay-from-wallet.tsx, EVM), or pay
+ * elsewhere and announce it here with the transaction hash (INTERFACE.md 4.3).
  */
 import { bytesToHex, createStealthPayment, decodeMetaAddress, type MetaAddress, type StealthPayment } from '@wraith-pq/sdk';
+import dynamic from 'next/dynamic';
 import { useId, useState, type FormEvent } from 'react';
 import { publishAnnouncement, resolveName } from '../_lib/api';
+import type { ChainWallet } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
 import { classifyRecipient } from '../_lib/recipient';
 import { CopyableValue } from './copyable-value';
 import { Notice } from './notice';
+import { WalletPicker } from './wallet-picker';
+
+/** The wallet payment (viem and the SDK's evm entry) loads only once a wallet is connected. */
+const PayFromWallet = dynamic(() => import('./pay-from-wallet').then((m) => m.PayFromWallet), {
+  ssr: false,
+  loading: () => <p className="hint">Loading…</p>,
+});
 
 type Recipient = { meta: MetaAddress; source: string; cid?: string };
 type Payment = StealthPayment & { amount: string; chain: string };
@@ -20,6 +29,11 @@ type Payment = StealthPayment & { amount: string; chain: string };
 export function SendApp() {
   const [recipient, setRecipient] = useState<Recipient | null>(null);
   const [payment, setPayment] = useState<Payment | null>(null);
+  const [connection, setConnection] = useState<ChainWallet | null>(null);
+  /** The payment (by its ciphertext) already paid and announced from the wallet: no manual announcement then. */
+  const [paidFromWallet, setPaidFromWallet] = useState<string | null>(null);
+  const onEvm = payment?.chain === 'ethereum';
+  const paymentKey = payment ? bytesToHex(payment.ephemeralCiphertext) : null;
   return (
     <>
       <FindRecipient
@@ -29,7 +43,20 @@ export function SendApp() {
         }}
       />
       {recipient && <CreatePayment recipient={recipient} payment={payment} onCreated={setPayment} />}
-      {payment && <Announce key={bytesToHex(payment.ephemeralCiphertext)} payment={payment} />}
+      {payment && onEvm && (
+        <section className="panel" aria-labelledby="pay-heading">
+          <h2 id="pay-heading">
+            <span className="step" aria-hidden="true">3</span>Pay from your wallet
+          </h2>
+          <p className="hint">
+            Your wallet sends the funds to the stealth address, then announces the payment on chain (ERC-5564) with a note only the
+            recipient can read. The chain is read through your wallet, not through this server.
+          </p>
+          <WalletPicker mode="sign" connection={connection} onConnected={setConnection} />
+          {connection && <PayFromWallet key={paymentKey} payment={payment} connection={connection} onPaid={() => setPaidFromWallet(paymentKey)} />}
+        </section>
+      )}
+      {payment && paidFromWallet !== paymentKey && <Announce key={paymentKey} payment={payment} step={onEvm ? 4 : 3} />}
     </>
   );
 }
@@ -153,7 +180,7 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
           <CopyableValue label="EVM stealth address" value={payment.stealthAddress} qr qrOpen={payment.chain === 'ethereum'} testId="stealth-address" />
           <CopyableValue label="Sui stealth address" value={payment.stealthSuiAddress} qr qrOpen={payment.chain === 'sui'} testId="stealth-sui-address" />
           <details>
-            <summary>Announcement (published in step 3)</summary>
+            <summary>Announcement data</summary>
             <p>
               View tag: <code data-testid="view-tag">{payment.viewTag}</code>
               {payment.amount && (
@@ -172,7 +199,7 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
   );
 }
 
-function Announce({ payment }: { payment: Payment }) {
+function Announce({ payment, step }: { payment: Payment; step: number }) {
   const id = useId();
   const [txHash, setTxHash] = useState('');
   const [busy, setBusy] = useState(false);
@@ -203,7 +230,8 @@ function Announce({ payment }: { payment: Payment }) {
   return (
     <section className="panel" aria-labelledby="announce-heading">
       <h2 id="announce-heading">
-        <span className="step" aria-hidden="true">3</span>Announce the payment
+        <span className="step" aria-hidden="true">{step}</span>
+        {step === 3 ? 'Announce the payment' : 'Or: announce a payment made elsewhere'}
       </h2>
       {published !== null ? (
         <Notice kind="success">

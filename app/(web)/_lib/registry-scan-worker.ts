@@ -50,6 +50,7 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
           chain: a.chain ?? null,
           txHash: a.txHash ?? null,
           timestamp: a.timestamp,
+          note: d.note ? { amount: d.note.amount?.toString() ?? null, txHash: d.note.txHash, chainId: d.note.chainId?.toString() ?? null } : null,
         };
       });
       scope.postMessage({

@@ -1,10 +1,16 @@
 /**
  * What a scan leaves behind in this browser, per key: the resume cursor (the id of the last
- * announcement scanned, as `scanRegistry` reports it) and the payments found so far. Only
- * public data is stored: addresses and announcement fields. A payment's spending key is
- * derived again from the announcement when the user asks for it.
+ * announcement scanned, as `scanRegistry` reports it) and the payments found so far: addresses,
+ * announcement fields and the opened notes, never a key. A payment's spending key is derived
+ * again from the announcement when the user asks for it.
  * @module
  */
+
+/**
+ * The note the sender sealed for the recipient (PROTOCOL.md section 8), opened by the scan:
+ * amounts as decimal strings of base units (JSON has no bigint).
+ */
+export type SavedNote = { amount: string | null; txHash: string | null; chainId: string | null };
 
 /** A payment found by a scan (public fields only). */
 export type SavedDiscovery = {
@@ -17,6 +23,8 @@ export type SavedDiscovery = {
   txHash: string | null;
   /** Unix seconds of the announcement. */
   timestamp: number;
+  /** The opened note; null when the announcement had none or it did not open (absent in scans saved before notes). */
+  note?: SavedNote | null;
 };
 
 export type SavedScan = {

@@ -1,0 +1,251 @@
+'use client';
+/**
+ * The money at one discovered stealth address: its balances (SDK `stealthBalances`), what its
+ * payment brought (from the transaction the opened note names), and a withdrawal to an address
+ * the user types, with the fee shown before signing and the result after. Reads and the signed
+ * withdrawal go through the chosen wallet's provider; the one-time key `p` signs here and is
+ * never sent anywhere (SDK `withdrawNative` / `withdrawToken`).
+ */
+import { stealthBalances, withdrawNative, withdrawToken } from '@wraith-pq/sdk/evm';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { getAddress, isAddress, isAddressEqual, type Address, type Hash } from 'viem';
+import { formatAmount } from '../_lib/amount';
+import type { ChainReader } from '../_lib/chain-clients';
+import { errorMessage } from '../_lib/error-message';
+import { receivedAssets, type ReceivedAsset } from '../_lib/payment-asset';
+import type { SavedDiscovery } from '../_lib/scan-state';
+import { readTokenInfo, type TokenInfo } from '../_lib/token-info';
+import { estimateWithdrawal, type WithdrawalEstimate } from '../_lib/withdrawal-estimate';
+import { Notice } from './notice';
+
+type Funds = { native: bigint; tokens: { info: TokenInfo; balance: bigint }[]; received: ReceivedAsset[] };
+type Review = { asset: string; to: Address; estimate: WithdrawalEstimate };
+type Withdrawn = { hash: Hash; amount: string; fee: string; to: Address };
+
+export type DiscoveryFundsProps = {
+  discovery: SavedDiscovery;
+  reader: ChainReader;
+  /** Tokens the user asked to check, besides those the payment's transaction shows. */
+  extraTokens: readonly Address[];
+  /** The discovery's one-time key `p`, derived in this browser. */
+  secretKey: () => Promise<Uint8Array>;
+  /** Destinations already used in this tab, with the stealth address withdrawn to each. */
+  destinations: ReadonlyMap<string, string>;
+  onWithdrawn: (to: Address) => void;
+};
+
+const NATIVE = 'native';
+
+export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, destinations, onWithdrawn }: DiscoveryFundsProps) {
+  const ids = { asset: useId(), to: useId() };
+  const address = getAddress(discovery.stealthAddress);
+  const { client } = reader;
+  const symbol = reader.chain.nativeCurrency.symbol;
+  const noteChain = discovery.note?.chainId ?? null;
+  const otherChain = noteChain !== null && Number(noteChain) !== reader.chainId;
+  const [funds, setFunds] = useState<Funds | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [asset, setAsset] = useState(NATIVE);
+  const [to, setTo] = useState('');
+  const [review, setReview] = useState<Review | null>(null);
+  const [busy, setBusy] = useState<'review' | 'sign' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [withdrawn, setWithdrawn] = useState<Withdrawn | null>(null);
+  const extraKey = extraTokens.join(',');
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    try {
+      const txHash = discovery.note?.txHash as Hash | null | undefined;
+      const received = txHash && !otherChain ? await receivedAssets(client, txHash, address).catch(() => []) : [];
+      const tokenList = [...new Set([...received.flatMap((r) => (r.type === 'erc20' ? [r.token] : [])), ...extraKey.split(',').filter(Boolean)].map((t) => getAddress(t)))];
+      const [[balance], infos] = await Promise.all([
+        stealthBalances({ client, addresses: [address], tokens: tokenList }),
+        Promise.all(tokenList.map((token) => readTokenInfo(client, token))),
+      ]);
+      const tokens = balance!.tokens.map((t, i) => ({ info: infos[i]!, balance: t.balance }));
+      setFunds({ native: balance!.native, tokens, received });
+      // Tokens first: their gas is paid from the native balance.
+      setAsset((current) => (current === NATIVE ? (tokens.find((t) => t.balance > 0n)?.info.address ?? NATIVE) : current));
+    } catch (cause) {
+      setLoadError(errorMessage(cause));
+    }
+  }, [client, address, discovery.note?.txHash, otherChain, extraKey]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const tokenOf = (choice: string) => funds?.tokens.find((t) => t.info.address === choice)?.info;
+  const describe = (value: bigint, choice: string) => {
+    const info = tokenOf(choice);
+    return info ? formatAmount(value, info.decimals, info.symbol) : formatAmount(value, 18, symbol);
+  };
+
+  async function onReview(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setReview(null);
+    setWithdrawn(null);
+    const typed = to.trim();
+    if (!isAddress(typed, { strict: false })) return setError('Enter the destination: an address of 0x and 40 hex digits.');
+    const destination = getAddress(typed);
+    if (isAddressEqual(destination, address)) return setError('That is the stealth address itself: enter another destination.');
+    setBusy('review');
+    try {
+      const estimate = await estimateWithdrawal({ client, from: address, to: destination, ...(asset === NATIVE ? {} : { token: asset as Address }) });
+      setReview({ asset, to: destination, estimate });
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function onSign() {
+    if (!review) return;
+    setError(null);
+    setBusy('sign');
+    try {
+      const stealthSecretKey = await secretKey();
+      const sent =
+        review.asset === NATIVE
+          ? await withdrawNative({ client, stealthSecretKey, to: review.to })
+          : await withdrawToken({ client, stealthSecretKey, token: review.asset, to: review.to });
+      const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
+      if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
+      const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+      setWithdrawn({ hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to });
+      setReview(null);
+      onWithdrawn(review.to);
+      setAsset(NATIVE);
+      await load();
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (otherChain) {
+    return (
+      <p className="hint" data-testid="funds-other-chain">
+        This payment is on chain id {noteChain}; {reader.walletName} is on chain id {reader.chainId}. Switch your wallet to that chain to see and move it.
+      </p>
+    );
+  }
+
+  const typedTo = isAddress(to.trim(), { strict: false }) ? getAddress(to.trim()) : null;
+  const linkedWith = typedTo ? destinations.get(typedTo) : undefined;
+  const links = linkedWith !== undefined && linkedWith !== address;
+  const tokensLeft = funds?.tokens.some((t) => t.balance > 0n) ?? false;
+
+  return (
+    <div className="funds" data-testid="funds">
+      {loadError ? (
+        <Notice kind="error">Could not read the balances: {loadError}</Notice>
+      ) : !funds ? (
+        <p className="hint">Reading balances through {reader.walletName}…</p>
+      ) : (
+        <>
+          {funds.received.length > 0 && (
+            <p data-testid="received">
+              Paid in that transaction: {funds.received.map((r) => (r.type === 'native' ? formatAmount(r.amount, 18, symbol) : describe(r.amount, r.token))).join(' and ')}
+            </p>
+          )}
+          <p>
+            Balance: <strong data-testid="balance-native">{formatAmount(funds.native, 18, symbol)}</strong>
+            {funds.tokens.map((t) => (
+              <span key={t.info.address}>
+                {' · '}
+                <strong data-testid="balance-token">{formatAmount(t.balance, t.info.decimals, t.info.symbol)}</strong>
+              </span>
+            ))}
+          </p>
+          {funds.native === 0n && !tokensLeft ? (
+            <p className="hint">Nothing left at this address.</p>
+          ) : (
+            <form onSubmit={onReview} noValidate>
+              <div className="row">
+                <div className="field">
+                  <label htmlFor={ids.asset}>Asset to withdraw</label>
+                  <select
+                    id={ids.asset}
+                    value={asset}
+                    onChange={(e) => {
+                      setAsset(e.target.value);
+                      setReview(null);
+                    }}
+                  >
+                    {funds.tokens
+                      .filter((t) => t.balance > 0n)
+                      .map((t) => (
+                        <option key={t.info.address} value={t.info.address}>
+                          {formatAmount(t.balance, t.info.decimals, t.info.symbol)}
+                        </option>
+                      ))}
+                    <option value={NATIVE}>{formatAmount(funds.native, 18, symbol)} (everything, less the fee)</option>
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor={ids.to}>Withdraw to</label>
+                  <input
+                    id={ids.to}
+                    type="text"
+                    placeholder="0x… (a fresh address of yours)"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={to}
+                    onChange={(e) => {
+                      setTo(e.target.value);
+                      setReview(null);
+                    }}
+                  />
+                </div>
+              </div>
+              {asset === NATIVE && tokensLeft && (
+                <p className="hint">Withdraw the tokens first: the gas of moving them is paid from this {symbol}.</p>
+              )}
+              {links && (
+                <Notice kind="info">
+                  You already withdrew another payment to this address in this session: withdrawing this one there too links the two payments on chain.
+                </Notice>
+              )}
+              <button type="submit" className="secondary" disabled={busy !== null}>
+                {busy === 'review' ? 'Estimating the fee…' : 'Review withdrawal'}
+              </button>
+            </form>
+          )}
+          {review && (
+            <div className="review" data-testid="withdraw-review">
+              <p>
+                Send <strong data-testid="withdraw-amount">{describe(review.estimate.amount, review.asset)}</strong> to <code>{review.to}</code>. Network fee{' '}
+                <strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
+                {review.asset === NATIVE ? ' (taken from this balance; the address is left with 0)' : ` (paid from this address's ${symbol})`}, signed here with this
+                payment&apos;s key.
+              </p>
+              <div className="row">
+                <button type="button" onClick={onSign} disabled={busy !== null}>
+                  {busy === 'sign' ? 'Withdrawing…' : 'Sign and withdraw'}
+                </button>
+                <button type="button" className="secondary" onClick={() => setReview(null)} disabled={busy !== null}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          )}
+        </>
+      )}
+      {withdrawn && (
+        <Notice kind="success">
+          <span data-testid="withdraw-result">
+            Withdrew {withdrawn.amount} to <code>{withdrawn.to}</code> in transaction <code data-testid="withdraw-tx">{withdrawn.hash}</code> (confirmed); network fee{' '}
+            {withdrawn.fee}.
+          </span>
+        </Notice>
+      )}
+      {error && <Notice kind="error">{error}</Notice>}
+    </div>
+  );
+}
+

@@ -1,0 +1,149 @@
+'use client';
+/**
+ * Pay a stealth address from a connected wallet and announce it on chain (SDK `payStealth`): the
+ * native coin, or an ERC-20 token with an optional native top-up so the recipient can pay the gas
+ * of withdrawing it. The announcement goes to the ERC-5564 Announcer, where this server's indexer
+ * (CHAIN_RPC_URL) and any other scanner pick it up; the note sealed in it tells the recipient the
+ * amount, the transfer's hash and the chain.
+ */
+import type { StealthPayment } from '@wraith-pq/sdk';
+import { payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
+import { useId, useState, type FormEvent } from 'react';
+import { formatAmount, parseAmount } from '../_lib/amount';
+import type { ChainWallet } from '../_lib/chain-clients';
+import { errorMessage } from '../_lib/error-message';
+import { parseTokenAddress, readTokenInfo } from '../_lib/token-info';
+import { Notice } from './notice';
+
+/** Default top-up: enough native coin for a token transfer and a sweep at ordinary gas prices. */
+const DEFAULT_TOP_UP = '0.005';
+
+type Paid = PayStealthReturnType & { summary: string };
+
+export type PayFromWalletProps = {
+  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
+  connection: ChainWallet;
+  /** Called once the payment and its announcement are mined. */
+  onPaid?: () => void;
+};
+
+export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProps) {
+  const ids = { asset: useId(), token: useId(), amount: useId(), topUp: useId() };
+  const [asset, setAsset] = useState<'native' | 'erc20'>('native');
+  const [token, setToken] = useState('');
+  const [amount, setAmount] = useState('');
+  const [topUp, setTopUp] = useState(DEFAULT_TOP_UP);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; afterWallet: boolean } | null>(null);
+  const [paid, setPaid] = useState<Paid | null>(null);
+  const symbol = connection.chain.nativeCurrency.symbol;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    let afterWallet = false;
+    try {
+      let chosen: PaymentAsset;
+      let summary: string;
+      if (asset === 'native') {
+        const value = parseAmount(amount, 18, 'Amount to pay');
+        chosen = { type: 'native', value };
+        summary = formatAmount(value, 18, symbol);
+      } else {
+        const info = await readTokenInfo(connection.client, parseTokenAddress(token));
+        const value = parseAmount(amount, info.decimals, 'Amount to pay');
+        const gasTopUp = topUp.trim() === '' ? 0n : parseAmount(topUp, 18, 'Gas top-up', { allowZero: true });
+        chosen = { type: 'erc20', token: info.address, amount: value, gasTopUp };
+        summary = `${formatAmount(value, info.decimals, info.symbol)}${gasTopUp > 0n ? ` and ${formatAmount(gasTopUp, 18, symbol)} for gas` : ''}`;
+      }
+      afterWallet = true;
+      const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
+      setPaid({ ...result, summary });
+      onPaid?.();
+    } catch (cause) {
+      setError({ message: errorMessage(cause), afterWallet });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (paid) {
+    return (
+      <div data-testid="paid">
+        <Notice kind="success">
+          Paid <strong data-testid="paid-summary">{paid.summary}</strong> and announced it: every transaction is confirmed on chain. The
+          recipient finds the payment on their next scan.
+        </Notice>
+        <dl className="tx-list">
+          <dt>Payment</dt>
+          <dd>
+            <code data-testid="payment-tx">{paid.paymentHash}</code> · confirmed
+          </dd>
+          {paid.topUpHash && (
+            <>
+              <dt>Gas top-up</dt>
+              <dd>
+                <code data-testid="top-up-tx">{paid.topUpHash}</code> · confirmed
+              </dd>
+            </>
+          )}
+          <dt>Announcement</dt>
+          <dd>
+            <code data-testid="announcement-tx">{paid.announcementHash}</code> · confirmed
+          </dd>
+        </dl>
+        <p className="hint">A stealth address is for one payment: create another address for the next one.</p>
+      </div>
+    );
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <div className="row">
+        <div className="field">
+          <label htmlFor={ids.asset}>Asset</label>
+          <select id={ids.asset} value={asset} onChange={(e) => setAsset(e.target.value as 'native' | 'erc20')}>
+            <option value="native">{symbol} (native coin)</option>
+            <option value="erc20">ERC-20 token</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.amount}>Amount to pay</label>
+          <input id={ids.amount} type="text" inputMode="decimal" placeholder="0.5" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </div>
+      </div>
+      {asset === 'erc20' && (
+        <div className="row">
+          <div className="field">
+            <label htmlFor={ids.token}>Token address</label>
+            <input id={ids.token} type="text" placeholder="0x…" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.topUp}>Gas top-up ({symbol})</label>
+            <input id={ids.topUp} type="text" inputMode="decimal" autoComplete="off" value={topUp} onChange={(e) => setTopUp(e.target.value)} aria-describedby={`${ids.topUp}-hint`} />
+            <p className="hint" id={`${ids.topUp}-hint`}>
+              Sent along so the recipient can pay the gas of moving the tokens (a fresh address holds no {symbol}). 0 for none.
+            </p>
+          </div>
+        </div>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Waiting for your wallet and the chain…' : 'Pay and announce'}
+      </button>
+      {busy && (
+        <p className="hint" aria-live="polite">
+          Confirm each transaction in your wallet: the payment{asset === 'erc20' && topUp.trim() !== '' && topUp.trim() !== '0' ? ', the gas top-up' : ''} and the
+          announcement. Each is waited for until it is mined.
+        </p>
+      )}
+      {error && (
+        <Notice kind="error">
+          {error.message}
+          {error.afterWallet &&
+            ' If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction with the form below.'}
+        </Notice>
+      )}
+    </form>
+  );
+}

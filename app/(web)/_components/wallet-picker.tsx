@@ -1,0 +1,112 @@
+'use client';
+/**
+ * "Connect wallet": the wallets this browser announces by EIP-6963 (eip6963.ts), one button
+ * each. To sign (Send) the wallet is asked for an account; to read (Scan) only its chain is
+ * used, so the recipient's wallet account is never tied to the stealth addresses it reads.
+ */
+import { useEffect, useState } from 'react';
+import type { ChainReader, ChainWallet } from '../_lib/chain-clients';
+import { watchWallets, type DiscoveredWallet } from '../_lib/eip6963';
+import { errorMessage } from '../_lib/error-message';
+import { shortHex } from '../_lib/format';
+import { Notice } from './notice';
+
+type Props =
+  | { mode: 'sign'; connection: ChainWallet | null; onConnected: (connection: ChainWallet | null) => void }
+  | { mode: 'read'; connection: ChainReader | null; onConnected: (connection: ChainReader | null) => void };
+
+export function WalletPicker(props: Props) {
+  const [wallets, setWallets] = useState<DiscoveredWallet[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [active, setActive] = useState<DiscoveredWallet | null>(null);
+  const { onConnected } = props;
+
+  useEffect(() => {
+    setWallets([]);
+    return watchWallets(setWallets);
+  }, []);
+
+  // A wallet that switches chain or account (EIP-1193 events) makes the connection stale: drop
+  // it rather than read or pay on a chain the page does not show.
+  useEffect(() => {
+    const provider = active?.provider;
+    if (!provider?.on) return;
+    const stale = () => {
+      setActive(null);
+      onConnected(null);
+      setError('Your wallet switched chain or account: connect again.');
+    };
+    provider.on('chainChanged', stale);
+    provider.on('accountsChanged', stale);
+    return () => {
+      provider.removeListener?.('chainChanged', stale);
+      provider.removeListener?.('accountsChanged', stale);
+    };
+  }, [active, onConnected]);
+
+  async function connect(wallet: DiscoveredWallet) {
+    setBusy(wallet.info.uuid);
+    setError(null);
+    try {
+      // viem loads with the first connection, not with the page.
+      const { connectReader, connectWallet } = await import('../_lib/chain-clients');
+      if (props.mode === 'sign') props.onConnected(await connectWallet(wallet));
+      else props.onConnected(await connectReader(wallet));
+      setActive(wallet);
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const { connection } = props;
+  if (connection) {
+    return (
+      <div className="wallet-connected" data-testid="wallet-connected">
+        <p>
+          {props.mode === 'sign' && 'account' in connection ? (
+            <>
+              Connected to <strong>{connection.walletName}</strong>: account <code>{shortHex(connection.account, 4)}</code> on{' '}
+            </>
+          ) : (
+            <>
+              Reading the chain through <strong>{connection.walletName}</strong> on{' '}
+            </>
+          )}
+          {connection.chain.name} (chain id <span data-testid="wallet-chain-id">{connection.chainId}</span>).
+        </p>
+        <button
+          type="button"
+          className="secondary small"
+          onClick={() => {
+            setActive(null);
+            props.onConnected(null);
+          }}
+        >
+          Disconnect
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="wallet-picker">
+      {wallets === null ? null : wallets.length === 0 ? (
+        <p className="hint">
+          No browser wallet found. Install or enable one that supports EIP-6963 (most do), then reload this page.
+        </p>
+      ) : (
+        <div className="row">
+          {wallets.map((wallet) => (
+            <button key={wallet.info.uuid} type="button" className="secondary" onClick={() => connect(wallet)} disabled={busy !== null}>
+              {/^data:image\//.test(wallet.info.icon) && <img src={wallet.info.icon} alt="" width={20} height={20} className="wallet-icon" />}
+              {busy === wallet.info.uuid ? 'Connecting…' : `${props.mode === 'sign' ? 'Connect' : 'Read with'} ${wallet.info.name}`}
+            </button>
+          ))}
+        </div>
+      )}
+      {error && <Notice kind="error">{error}</Notice>}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+/** Amounts typed as decimals ("0.5", "100") to base units and back, exactly (no floating point). */
+import { formatUnits, parseUnits } from 'viem';
+
+/** Base units of a typed decimal amount, or an Error naming the field. */
+export function parseAmount(text: string, decimals: number, field: string, { allowZero = false } = {}): bigint {
+  const trimmed = text.trim();
+  const fraction = trimmed.split('.')[1] ?? '';
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) throw new Error(`${field}: enter a number such as 0.5.`);
+  if (fraction.length > decimals) throw new Error(`${field}: at most ${decimals} decimal places.`);
+  const value = parseUnits(trimmed, decimals);
+  if (value === 0n && !allowZero) throw new Error(`${field}: must be more than 0.`);
+  return value;
+}
+
+/** "0.5 ETH", "100 TST": base units shown as a decimal with the unit. */
+export function formatAmount(value: bigint, decimals: number, symbol: string): string {
+  return `${formatUnits(value, decimals)} ${symbol}`;
+}

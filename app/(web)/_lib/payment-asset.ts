@@ -1,0 +1,21 @@
+/**
+ * What a payment brought to a stealth address, read from the transaction its note names
+ * (PROTOCOL.md section 8), through the user's provider: native value sent to the address, and
+ * ERC-20 `Transfer` events to it. The note says how much; this says in which asset, so the
+ * Scan page knows which token balances to read without the user typing token addresses.
+ * @module
+ */
+import { erc20Abi, getAddress, isAddressEqual, parseEventLogs, type Address, type Hash, type PublicClient } from 'viem';
+
+export type ReceivedAsset = { type: 'native'; amount: bigint } | { type: 'erc20'; token: Address; amount: bigint };
+
+export async function receivedAssets(client: PublicClient, txHash: Hash, stealthAddress: Address): Promise<ReceivedAsset[]> {
+  const [transaction, receipt] = await Promise.all([client.getTransaction({ hash: txHash }), client.getTransactionReceipt({ hash: txHash })]);
+  if (receipt.status !== 'success') return [];
+  const assets: ReceivedAsset[] = [];
+  if (transaction.to && isAddressEqual(transaction.to, stealthAddress) && transaction.value > 0n) assets.push({ type: 'native', amount: transaction.value });
+  for (const log of parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })) {
+    if (isAddressEqual(log.args.to, stealthAddress)) assets.push({ type: 'erc20', token: getAddress(log.address), amount: log.args.value });
+  }
+  return assets;
+}

@@ -1,0 +1,292 @@
+/**
+ * Issue 18 in the browser: money moves through the web app. anvil carries ENS, the ERC-5564
+ * Announcer at its canonical address and a solc-compiled ERC-20; the real server indexes that
+ * chain (CHAIN_RPC_URL) into its registry and resolves names on it. Both people use an injected
+ * EIP-6963 wallet (tests/web/test-wallet.ts) whose JSON-RPC reaches anvil from Node.
+ *
+ * A recipient makes keys and publishes them under an ENS name; a sender pays the name 0.5 ETH and
+ * 100 tokens with a gas top-up from the wallet; the recipient scans, sees both balances and the
+ * opened notes, and withdraws everything to a fresh address. On chain the stealth addresses end
+ * with 0 wei and 0 tokens and the destination holds what arrived minus the fees of the receipts.
+ * No request to the Wraith server carries a secret, a stealth address or a chain query.
+ *
+ * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
+ */
+import { createScanner, decodeAnnouncementPage, openKeys, type RecipientKeys } from '@wraith-pq/sdk';
+import { ANNOUNCER_ADDRESS } from '@wraith-pq/sdk/evm';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatEther,
+  getAddress,
+  http as viemHttp,
+  parseEther,
+  type Address,
+  type Hash,
+  type PublicClient,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileAnnouncerContracts, DEV_KEYS } from '../helpers/announcer-chain.ts';
+import { compileContracts } from '../helpers/anvil.ts';
+import { skipBrowser } from '../helpers/chromium.ts';
+import { http } from '../helpers/server.ts';
+import { createKeys, PASSWORD, requestsCarrying, scanOutcome, unlock } from './flows.ts';
+import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
+import { installTestWallet, type TestWallet } from './test-wallet.ts';
+
+/** The sender's wallet account: anvil's second dev account (the first deploys ENS and writes names). */
+const sender = privateKeyToAccount(DEV_KEYS[1]!);
+const TOKENS = 10n ** 18n; // the test token has 18 decimals
+
+let h: WebHarness;
+let client: PublicClient;
+let token: Address;
+
+beforeAll(async () => {
+  if (skipBrowser) return;
+  h = await startWebHarness({
+    async setupChain(chain) {
+      client = createPublicClient({ chain: foundry, transport: viemHttp(chain.rpcUrl, { retryCount: 0 }), pollingInterval: 50 }) as PublicClient;
+      // The Announcer's runtime code at its canonical address, as on every real chain.
+      await client.request({ method: 'anvil_setCode', params: [ANNOUNCER_ADDRESS, compileAnnouncerContracts().ERC5564Announcer!.deployedBytecode] } as never);
+      // The sender holds the whole supply of a plain ERC-20.
+      const { abi, bytecode } = compileContracts(new URL('../fixtures/erc20/', import.meta.url))['TestToken']!;
+      const wallet = createWalletClient({ account: sender, chain: foundry, transport: viemHttp(chain.rpcUrl, { retryCount: 0 }) });
+      const hash = await wallet.deployContract({ abi, bytecode, args: ['Test Token', 'TST', 18, 10n ** 6n * TOKENS] } as never);
+      token = getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress!);
+      return { CHAIN_RPC_URL: chain.rpcUrl, CHAIN_NAME: 'ethereum', INDEXER_CONFIRMATIONS: '0', INDEXER_POLL_MS: '100' };
+    },
+  });
+}, 180_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** A fresh profile with the test wallet installed (its account: the sender's). */
+async function pageWithWallet(): Promise<{ page: Page; wallet: TestWallet }> {
+  const { page } = await h.newPage();
+  const wallet = await installTestWallet(page, { rpcUrl: h.chain.rpcUrl, account: sender.address });
+  return { page, wallet };
+}
+
+/** Wait until the server's indexer has read the chain up to its head (/health). */
+async function waitIndexed(): Promise<void> {
+  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+  await expect.poll(async () => (await http(h.server, '/health')).json.chain?.indexed_block ?? -1, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(head);
+}
+
+const balanceOf = (address: string) => client.getBalance({ address: address as Address });
+const tokensOf = (address: string) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+
+/** What a mined transaction cost its sender, from its receipt. */
+async function feeOf(hash: string): Promise<bigint> {
+  const receipt = await client.getTransactionReceipt({ hash: hash as Hash });
+  expect(receipt.status).toBe('success');
+  return receipt.gasUsed * receipt.effectiveGasPrice;
+}
+
+/** On the Send page with a payment created: pay it from the connected wallet; returns the hashes shown. */
+async function pay(page: Page, asset: { native: string } | { token: Address; amount: string; topUp: string }) {
+  if ('native' in asset) {
+    await page.getByLabel('Asset', { exact: true }).selectOption('native');
+    await page.getByLabel('Amount to pay').fill(asset.native);
+  } else {
+    await page.getByLabel('Asset', { exact: true }).selectOption('erc20');
+    await page.getByLabel('Token address').fill(asset.token);
+    await page.getByLabel('Amount to pay').fill(asset.amount);
+    await page.getByLabel(/^Gas top-up/).fill(asset.topUp);
+  }
+  await page.getByRole('button', { name: 'Pay and announce' }).click();
+  await page.getByTestId('paid').waitFor({ timeout: 60_000 });
+  const text = async (id: string) => ((await page.getByTestId(id).count()) > 0 ? (await page.getByTestId(id).textContent())! : null);
+  return { summary: await text('paid-summary'), payment: (await text('payment-tx'))!, topUp: await text('top-up-tx'), announcement: (await text('announcement-tx'))! };
+}
+
+/** In a discovery on the Scan page: review a withdrawal (the fee is shown), sign it, return the result shown. */
+async function withdraw(item: Locator, to: string, asset: 'native' | Address): Promise<{ fee: string; result: string; hash: string }> {
+  await item.getByLabel('Asset to withdraw').selectOption(asset);
+  await item.getByLabel('Withdraw to').fill(to);
+  await item.getByRole('button', { name: 'Review withdrawal' }).click();
+  const fee = (await item.getByTestId('withdraw-fee').textContent({ timeout: 30_000 }))!;
+  await item.getByRole('button', { name: 'Sign and withdraw' }).click();
+  const result = (await item.getByTestId('withdraw-result').textContent({ timeout: 60_000 }))!;
+  return { fee, result, hash: (await item.getByTestId('withdraw-tx').textContent())! };
+}
+
+/** Every stealth secret key of `keys` in the registry, found as a scanner would (for the leak check). */
+async function stealthKeysOf(keys: Omit<RecipientKeys, 'viewingSeed'>): Promise<Uint8Array[]> {
+  const response = await fetch(`${h.server.url}/api/v1/registry/announcements?after_id=0&limit=5000`, { headers: { accept: 'application/octet-stream' } });
+  const page = decodeAnnouncementPage(new Uint8Array(await response.arrayBuffer()));
+  return createScanner(keys).scan(page).discoveries.map((d) => d.stealthSecretKey!);
+}
+
+describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
+  it('pays a name 0.5 ETH and 100 tokens from a wallet; the recipient scans, sees balances and notes, and withdraws both to a fresh address', { timeout: 300_000 }, async () => {
+    // The recipient: keys on the Receive page, published under an ENS name.
+    const { page: alice, wallet: aliceWallet } = await pageWithWallet();
+    const { envelope } = await createKeys(alice);
+    await alice.getByLabel('Your name (optional)').fill('alice-money.eth');
+    await alice.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
+    const record = (await alice.getByTestId('text-record').textContent())!;
+    await h.chain.register('alice-money.eth');
+    await h.chain.setText('alice-money.eth', 'stealth-meta', record);
+
+    // The sender: resolve the name, connect the wallet, pay 0.5 ETH.
+    const { page: bob } = await pageWithWallet();
+    await bob.goto('/send');
+    await bob.getByLabel('Name or meta-address').fill('alice-money.eth');
+    await bob.getByRole('button', { name: 'Find recipient' }).click();
+    await bob.getByText('Found the meta-address of alice-money.eth').waitFor();
+    await bob.getByRole('button', { name: 'Create stealth address' }).click();
+    const ethAddress = (await bob.getByTestId('stealth-address').textContent())!;
+    await bob.getByRole('button', { name: 'Connect Test Wallet' }).click();
+    expect(await bob.getByTestId('wallet-connected').textContent()).toContain('chain id 31337');
+    const senderBefore = await balanceOf(sender.address);
+    const ethPaid = await pay(bob, { native: '0.5' });
+    expect(ethPaid.summary).toBe('0.5 ETH');
+    expect(ethPaid.topUp).toBeNull();
+    expect(await balanceOf(ethAddress)).toBe(parseEther('0.5'));
+    // Announced on chain already: the manual announcement form is gone for this payment.
+    expect(await bob.getByLabel('Transaction hash').count()).toBe(0);
+    await screenshots(bob, 'send-paid');
+
+    // A second payment, to a second one-time address: 100 tokens and 0.01 ETH for gas.
+    await bob.getByRole('button', { name: 'Create another address' }).click();
+    const tokenAddress = (await bob.getByTestId('stealth-address').textContent())!;
+    expect(tokenAddress).not.toBe(ethAddress);
+    const tokenPaid = await pay(bob, { token, amount: '100', topUp: '0.01' });
+    expect(tokenPaid.summary).toBe('100 TST and 0.01 ETH for gas');
+    expect(tokenPaid.topUp).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await tokensOf(tokenAddress)).toBe(100n * TOKENS);
+    expect(await balanceOf(tokenAddress)).toBe(parseEther('0.01'));
+    // The wallet paid both, every fee from the receipts: its transactions went through the wallet, not elsewhere.
+    const sent = [ethPaid.payment, ethPaid.announcement, tokenPaid.payment, tokenPaid.topUp!, tokenPaid.announcement];
+    for (const hash of sent) expect((await client.getTransaction({ hash: hash as Hash })).from.toLowerCase()).toBe(sender.address.toLowerCase());
+    let senderFees = 0n;
+    for (const hash of sent) senderFees += await feeOf(hash);
+    expect(await balanceOf(sender.address)).toBe(senderBefore - parseEther('0.51') - senderFees);
+
+    // The recipient: the server's indexer has the two announcements; scan, read through the wallet.
+    await waitIndexed();
+    await alice.goto('/scan');
+    await unlock(alice);
+    await alice.getByRole('button', { name: 'Start scan' }).click();
+    expect(await scanOutcome(alice)).toContain('Scan complete');
+    const items = alice.getByTestId('discovery');
+    expect(await items.count()).toBe(2);
+    const ethItem = items.filter({ has: alice.getByTestId('discovery-address').getByText(ethAddress, { exact: true }) });
+    const tokenItem = items.filter({ has: alice.getByTestId('discovery-address').getByText(tokenAddress, { exact: true }) });
+    // The notes, opened in the browser: amount in base units, the chain and the paying transaction.
+    expect(await ethItem.getByTestId('note-amount').textContent()).toBe(parseEther('0.5').toString());
+    expect(await ethItem.getByTestId('note-tx').textContent()).toBe(ethPaid.payment);
+    expect(await ethItem.getByTestId('discovery-note').textContent()).toContain('chain id 31337');
+    expect(await tokenItem.getByTestId('note-amount').textContent()).toBe((100n * TOKENS).toString());
+    expect(await tokenItem.getByTestId('note-tx').textContent()).toBe(tokenPaid.payment);
+    expect(await alice.getByTestId('linking-notice').textContent()).toContain('links them on chain');
+
+    await alice.getByRole('button', { name: 'Read with Test Wallet' }).click();
+    expect(await ethItem.getByTestId('balance-native').textContent({ timeout: 30_000 })).toBe('0.5 ETH');
+    expect(await ethItem.getByTestId('received').textContent()).toContain('0.5 ETH');
+    expect(await ethItem.getByTestId('balance-token').count()).toBe(0);
+    expect(await tokenItem.getByTestId('balance-native').textContent({ timeout: 30_000 })).toBe('0.01 ETH');
+    // The token was found from the note's transaction: nobody typed its address on this page.
+    expect(await tokenItem.getByTestId('balance-token').textContent()).toBe('100 TST');
+    expect(await tokenItem.getByTestId('received').textContent()).toContain('100 TST');
+    // Those reads went through the wallet's provider.
+    const balanceReads = aliceWallet.calls.filter((c) => c.method === 'eth_getBalance').map((c) => String(c.params[0]).toLowerCase());
+    expect(balanceReads).toEqual(expect.arrayContaining([ethAddress.toLowerCase(), tokenAddress.toLowerCase()]));
+    await screenshots(alice, 'scan-funds');
+
+    // Withdraw everything to a fresh address: the tokens first (gas from the top-up), then each native balance.
+    const destination = privateKeyToAccount(generatePrivateKey()).address;
+    const tokenOut = await withdraw(tokenItem, destination, token);
+    expect(tokenOut.result).toContain('Withdrew 100 TST');
+    expect(tokenOut.fee).toMatch(/^0\.\d+ ETH$/);
+    const topUpOut = await withdraw(tokenItem, destination, 'native');
+    // The same destination for a second payment: the page warns that this links them.
+    await ethItem.getByLabel('Withdraw to').fill(destination);
+    await ethItem.getByText('withdrawing this one there too links the two payments on chain').waitFor();
+    const ethOut = await withdraw(ethItem, destination, 'native');
+    await screenshots(alice, 'scan-withdrawn');
+    // Signed in the page with the one-time keys and broadcast through the wallet's provider; the wallet's account signed nothing.
+    expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendRawTransaction')).toHaveLength(3);
+    expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendTransaction')).toEqual([]);
+
+    // On chain: nothing left at either stealth address; the destination holds what arrived minus the exact fees.
+    const [tokenFee, topUpFee, ethFee] = [await feeOf(tokenOut.hash), await feeOf(topUpOut.hash), await feeOf(ethOut.hash)];
+    expect(await balanceOf(ethAddress)).toBe(0n);
+    expect(await balanceOf(tokenAddress)).toBe(0n);
+    expect(await tokensOf(tokenAddress)).toBe(0n);
+    expect(await tokensOf(destination)).toBe(100n * TOKENS);
+    expect(await balanceOf(destination)).toBe(parseEther('0.5') - ethFee + parseEther('0.01') - tokenFee - topUpFee);
+    // The result states the fee paid (from the receipt) and what arrived; a native sweep's fee was the one shown before signing.
+    expect(ethOut.result).toContain(`network fee ${formatEther(ethFee)} ETH`);
+    expect(ethOut.result).toContain(`Withdrew ${formatEther(parseEther('0.5') - ethFee)} ETH`);
+    expect(ethOut.fee).toBe(`${formatEther(ethFee)} ETH`);
+    expect(topUpOut.result).toContain(`Withdrew ${formatEther(parseEther('0.01') - tokenFee - topUpFee)} ETH`);
+    await expect.poll(() => ethItem.getByTestId('balance-native').textContent()).toBe('0 ETH');
+    await ethItem.getByText('Nothing left at this address.').waitFor();
+
+    // The Wraith server never saw a secret, a stealth address or a chain query.
+    const keys = await openKeys(envelope, PASSWORD);
+    const secrets = [keys.spendingSecretKey, keys.viewingSecretKey, ...(await stealthKeysOf(keys))];
+    if ('viewingSeed' in keys) secrets.push(keys.viewingSeed);
+    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    const toServer = h.requests.filter((r) => r.url.startsWith(`${h.server.url}/`));
+    expect(toServer.length).toBeGreaterThan(5);
+    expect(requestsCarrying(toServer, secrets)).toEqual([]);
+    const stealthHex = [ethAddress, tokenAddress].map((a) => a.slice(2).toLowerCase());
+    const aboutAddresses = toServer.filter((r) => stealthHex.some((a) => `${r.url}\n${r.body}`.toLowerCase().includes(a)));
+    expect(aboutAddresses.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    expect(toServer.filter((r) => /eth_|jsonrpc/i.test(`${r.url}\n${r.body}`)).map((r) => r.url)).toEqual([]);
+    // And the page fetched nothing from any other origin (the wallet's RPC is the wallet's business).
+    expect(h.requests.filter((r) => !r.url.startsWith(`${h.server.url}/`) && !/^(blob|data):/.test(r.url)).map((r) => r.url)).toEqual([]);
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('refuses bad payment input before asking the wallet, and a token withdrawal from an address without gas with a message that says what to send, sending nothing', { timeout: 180_000 }, async () => {
+    const { page: carol } = await pageWithWallet();
+    const { metaAddress } = await createKeys(carol);
+    const { page: dan } = await pageWithWallet();
+    await dan.goto('/send');
+    await dan.getByLabel('Name or meta-address').fill(metaAddress);
+    await dan.getByRole('button', { name: 'Find recipient' }).click();
+    await dan.getByRole('button', { name: 'Create stealth address' }).click();
+    const stealth = (await dan.getByTestId('stealth-address').textContent())!;
+    await dan.getByRole('button', { name: 'Connect Test Wallet' }).click();
+    // Bad input is refused with a sentence before the wallet is asked for anything.
+    const sentBefore = await client.getTransactionCount({ address: sender.address });
+    await dan.getByLabel('Amount to pay').fill('0.5.1');
+    await dan.getByRole('button', { name: 'Pay and announce' }).click();
+    expect(await dan.getByRole('alert').filter({ hasText: 'Amount to pay' }).textContent()).toBe('Amount to pay: enter a number such as 0.5.');
+    await dan.getByLabel('Asset', { exact: true }).selectOption('erc20');
+    await dan.getByLabel('Token address').fill(stealth);
+    await dan.getByLabel('Amount to pay').fill('1');
+    await dan.getByRole('button', { name: 'Pay and announce' }).click();
+    await dan.getByRole('alert').filter({ hasText: 'does not answer as an ERC-20 token' }).waitFor();
+    expect(await client.getTransactionCount({ address: sender.address })).toBe(sentBefore);
+    await pay(dan, { token, amount: '5', topUp: '0' });
+
+    await waitIndexed();
+    await carol.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
+    await carol.getByRole('button', { name: 'Start scan' }).click();
+    expect(await scanOutcome(carol)).toContain('Scan complete');
+    await carol.getByRole('button', { name: 'Read with Test Wallet' }).click();
+    const item = carol.getByTestId('discovery');
+    expect(await item.getByTestId('balance-token').textContent({ timeout: 30_000 })).toBe('5 TST');
+    expect(await item.getByTestId('balance-native').textContent()).toBe('0 ETH');
+    await item.getByLabel('Withdraw to').fill(privateKeyToAccount(generatePrivateKey()).address);
+    await item.getByRole('button', { name: 'Review withdrawal' }).click();
+    const alert = item.getByRole('alert');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toMatch(new RegExp(`The stealth address ${stealth} holds 0 wei.*Nothing was sent.*Send at least \\d+ wei`, 'i'));
+    expect(await item.getByRole('button', { name: 'Sign and withdraw' }).count()).toBe(0);
+    expect(await client.getTransactionCount({ address: stealth as Address })).toBe(0);
+    expect(await tokensOf(stealth)).toBe(5n * TOKENS);
+    expect(h.pageErrors).toEqual([]);
+  });
+});
