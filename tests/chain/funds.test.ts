@@ -12,6 +12,7 @@ import { createStealthPayment, generateKeys, InvalidArgumentError, scanRegistry,
 import {
   chainAnnouncementPages,
   InsufficientGasError,
+  estimateWithdrawal,
   payStealth,
   stealthBalances,
   withdrawNative,
@@ -83,13 +84,21 @@ describe('pay, see, withdraw on anvil', () => {
 
     // Withdraw everything to a fresh address: tokens first (gas from the top-up), then each native balance.
     const destination = freshAddress();
+    // The estimate shown before signing, without the key, is what the withdrawal then sends.
+    const tokenEstimate = await estimateWithdrawal({ client: chain.publicClient, from: tokens.stealthAddress, to: destination, token });
+    expect(tokenEstimate.amount).toBe(100n * 10n ** 18n);
     const tokenOut = await withdrawToken({ client: chain.publicClient, stealthSecretKey: tokens.stealthSecretKey!, token, to: destination });
     const tokenFee = await feeOf(tokenOut.hash);
     expect(tokenFee).toBeLessThanOrEqual(tokenOut.fee);
     const topUpOut = await withdrawNative({ client: chain.publicClient, stealthSecretKey: tokens.stealthSecretKey!, to: destination });
     const topUpFee = await feeOf(topUpOut.hash);
+    // Each block moves the base fee: an estimate holds for the block it was made in.
+    const ethEstimate = await estimateWithdrawal({ client: chain.publicClient, from: eth.stealthAddress, to: destination });
+    expect(ethEstimate.amount + ethEstimate.fee).toBe(parseEther('0.5'));
     const ethOut = await withdrawNative({ client: chain.publicClient, stealthSecretKey: bytesHex(eth.stealthSecretKey!), to: destination });
     const ethFee = await feeOf(ethOut.hash);
+    expect(tokenOut).toMatchObject(tokenEstimate);
+    expect(ethOut).toMatchObject(ethEstimate);
     // A native sweep's fee is exactly what it announced.
     expect(ethFee).toBe(ethOut.fee);
     expect(topUpFee).toBe(topUpOut.fee);
@@ -115,6 +124,10 @@ describe('pay, see, withdraw on anvil', () => {
     expect(gasError.required).toBeGreaterThan(0n);
     expect(gasError.message).toContain(`Send at least ${gasError.required} wei`);
     expect(gasError.message).not.toContain(discovery.stealthSecretKey!.toString());
+    // The estimate says the same before anyone signs.
+    const estimated = await estimateWithdrawal({ client: chain.publicClient, from: stealth, to: freshAddress(), token }).catch((e: unknown) => e);
+    expect(estimated).toBeInstanceOf(InsufficientGasError);
+    expect((estimated as InsufficientGasError).required).toBe(gasError.required);
     // Nothing left the stealth address: no transaction, the tokens still there.
     expect(await chain.publicClient.getTransactionCount({ address: stealth })).toBe(0);
     expect(await tokensOf(stealth)).toBe(5n);

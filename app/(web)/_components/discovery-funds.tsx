@@ -6,7 +6,7 @@
  * withdrawal go through the chosen wallet's provider; the one-time key `p` signs here and is
  * never sent anywhere (SDK `withdrawNative` / `withdrawToken`).
  */
-import { stealthBalances, withdrawNative, withdrawToken } from '@wraith-pq/sdk/evm';
+import { estimateWithdrawal, stealthBalances, withdrawNative, withdrawToken, type EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { getAddress, isAddress, isAddressEqual, type Address, type Hash } from 'viem';
 import { formatAmount } from '../_lib/amount';
@@ -15,11 +15,10 @@ import { errorMessage } from '../_lib/error-message';
 import { receivedAssets, type ReceivedAsset } from '../_lib/payment-asset';
 import type { SavedDiscovery } from '../_lib/scan-state';
 import { readTokenInfo, type TokenInfo } from '../_lib/token-info';
-import { estimateWithdrawal, type WithdrawalEstimate } from '../_lib/withdrawal-estimate';
 import { Notice } from './notice';
 
 type Funds = { native: bigint; tokens: { info: TokenInfo; balance: bigint }[]; received: ReceivedAsset[] };
-type Review = { asset: string; to: Address; estimate: WithdrawalEstimate };
+type Review = { asset: string; to: Address; estimate: EstimateWithdrawalReturnType };
 type Withdrawn = { hash: Hash; amount: string; fee: string; to: Address };
 
 export type DiscoveryFundsProps = {

@@ -228,6 +228,44 @@ export type WithdrawReturnType = {
   fee: bigint;
 };
 
+export type EstimateWithdrawalParameters = {
+  /** Reads the chain: the user's wallet provider or their own RPC, not a Wraith server. */
+  client: PublicClient;
+  /** The stealth address to withdraw from (a discovery's `stealthAddress`). */
+  from: string;
+  /** Where the funds would go. */
+  to: string;
+  /** An ERC-20 token: its whole balance; without it, the whole native balance. */
+  token?: string;
+  /** As for {@link withdrawNative}: accept a contract destination and the remainder it leaves. */
+  allowRemainder?: boolean;
+};
+
+export type EstimateWithdrawalReturnType = {
+  /** What would reach `to` (wei, or token base units). */
+  amount: bigint;
+  /** The fee, in wei, paid from the stealth address's native coin (exact for a native sweep to an account without code). */
+  fee: bigint;
+};
+
+/**
+ * What {@link withdrawNative} or {@link withdrawToken} would send and pay right now, priced by
+ * the same rule, without the one-time key: for showing the fee before the user signs. Prices
+ * can move between the estimate and the withdrawal; the withdrawal returns the fee it paid.
+ * @throws {InsufficientGasError} when the stealth address could not pay the fee.
+ *
+ * @example
+ * import { estimateWithdrawal } from '@wraith-pq/sdk/evm';
+ * const { amount, fee } = await estimateWithdrawal({ client, from: discovery.stealthAddress, to: myFreshAddress });
+ */
+export async function estimateWithdrawal(parameters: EstimateWithdrawalParameters): Promise<EstimateWithdrawalReturnType> {
+  if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
+  const from = parseAddress(parameters.from, 'from');
+  const to = parseAddress(parameters.to, 'to');
+  const { amount, fee } = await planWithdrawal(parameters.client, from, to, parameters.token, parameters.allowRemainder === true);
+  return { amount, fee };
+}
+
 /**
  * Move the whole native balance of a stealth address to `to`, leaving exactly 0 wei: a plain
  * transfer to an account without code uses exactly 21,000 gas, and the transaction is priced
@@ -241,18 +279,7 @@ export type WithdrawReturnType = {
  */
 export async function withdrawNative(parameters: WithdrawNativeParameters): Promise<WithdrawReturnType> {
   const { client, account, to } = await prepare(parameters);
-  const code = await client.getCode({ address: to });
-  const hasCode = code !== undefined && code !== '0x';
-  if (hasCode && parameters.allowRemainder !== true) {
-    throw new InvalidArgumentError('to', 'is a contract: the gas it uses is not known in advance, so the stealth address could not be left at 0 wei (pass allowRemainder: true to accept a remainder)');
-  }
-  const [balance, fees, nonce, chainId] = await Promise.all([client.getBalance({ address: account.address }), priceOf(client), client.getTransactionCount({ address: account.address, blockTag: 'pending' }), client.getChainId()]);
-  const gas = hasCode ? await client.estimateGas({ account: account.address, to, value: 1n }) : TRANSFER_GAS;
-  const fee = gas * fees.price;
-  if (balance <= fee) throw new InsufficientGasError(account.address, fee, balance, 'a withdrawal of its native balance');
-  const amount = balance - fee;
-  const serializedTransaction = await account.signTransaction({ chainId, nonce, to, value: amount, gas, ...fees.fields } as TransactionSerializable);
-  return { hash: await client.sendRawTransaction({ serializedTransaction }), amount, fee };
+  return send(client, account, await planWithdrawal(client, account.address, to, undefined, parameters.allowRemainder === true));
 }
 
 /**
@@ -266,21 +293,48 @@ export async function withdrawNative(parameters: WithdrawNativeParameters): Prom
  */
 export async function withdrawToken(parameters: WithdrawParameters & { token: string }): Promise<WithdrawReturnType> {
   const { client, account, to } = await prepare(parameters);
-  const token = parseAddress(parameters.token, 'token');
-  const amount = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
-  if (amount === 0n) throw new InvalidArgumentError('token', `the stealth address ${account.address} holds none of this token`);
-  const [native, fees, nonce, chainId, gas] = await Promise.all([
-    client.getBalance({ address: account.address }),
-    priceOf(client),
-    client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
-    client.getChainId(),
-    client.estimateContractGas({ account: account.address, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
-  ]);
+  return send(client, account, await planWithdrawal(client, account.address, to, parameters.token, false));
+}
+
+/** A withdrawal priced and ready to sign: the transaction's fields but for nonce and chain id. */
+type WithdrawalPlan = {
+  amount: bigint;
+  fee: bigint;
+  transaction: { to: Address; value: bigint; data?: Hex; gas: bigint } & ({ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint });
+};
+
+async function planWithdrawal(client: PublicClient, from: Address, to: Address, tokenInput: string | undefined, allowRemainder: boolean): Promise<WithdrawalPlan> {
+  if (to === from) throw new InvalidArgumentError('to', 'is the stealth address itself');
+  if (tokenInput !== undefined) {
+    const token = parseAddress(tokenInput, 'token');
+    const amount = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] });
+    if (amount === 0n) throw new InvalidArgumentError('token', `the stealth address ${from} holds none of this token`);
+    const [native, fees, gas] = await Promise.all([
+      client.getBalance({ address: from }),
+      priceOf(client),
+      client.estimateContractGas({ account: from, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+    ]);
+    const fee = gas * fees.price;
+    if (native < fee) throw new InsufficientGasError(from, fee, native, 'a token withdrawal');
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
+    return { amount, fee, transaction: { to: token, value: 0n, data, gas, ...fees.fields } };
+  }
+  const code = await client.getCode({ address: to });
+  const hasCode = code !== undefined && code !== '0x';
+  if (hasCode && !allowRemainder) {
+    throw new InvalidArgumentError('to', 'is a contract: the gas it uses is not known in advance, so the stealth address could not be left at 0 wei (pass allowRemainder: true to accept a remainder)');
+  }
+  const [balance, fees] = await Promise.all([client.getBalance({ address: from }), priceOf(client)]);
+  const gas = hasCode ? await client.estimateGas({ account: from, to, value: 1n }) : TRANSFER_GAS;
   const fee = gas * fees.price;
-  if (native < fee) throw new InsufficientGasError(account.address, fee, native, 'a token withdrawal');
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
-  const serializedTransaction = await account.signTransaction({ chainId, nonce, to: token, data, value: 0n, gas, ...fees.fields } as TransactionSerializable);
-  return { hash: await client.sendRawTransaction({ serializedTransaction }), amount, fee };
+  if (balance <= fee) throw new InsufficientGasError(from, fee, balance, 'a withdrawal of its native balance');
+  return { amount: balance - fee, fee, transaction: { to, value: balance - fee, gas, ...fees.fields } };
+}
+
+async function send(client: PublicClient, account: ReturnType<typeof oneTimeAccount>, plan: WithdrawalPlan): Promise<WithdrawReturnType> {
+  const [nonce, chainId] = await Promise.all([client.getTransactionCount({ address: account.address, blockTag: 'pending' }), client.getChainId()]);
+  const serializedTransaction = await account.signTransaction({ chainId, nonce, ...plan.transaction } as TransactionSerializable);
+  return { hash: await client.sendRawTransaction({ serializedTransaction }), amount: plan.amount, fee: plan.fee };
 }
 
 async function prepare(parameters: WithdrawParameters) {
@@ -289,9 +343,7 @@ async function prepare(parameters: WithdrawParameters) {
   const hex = stealthSecretKey instanceof Uint8Array ? bytesToHex(stealthSecretKey) : stealthSecretKey;
   if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hex)) throw new InvalidArgumentError('stealthSecretKey', 'must be the 32-byte one-time key of a discovery');
   const account = oneTimeAccount(hexToBytes(hex as Hex));
-  const to = parseAddress(parameters.to, 'to');
-  if (to === account.address) throw new InvalidArgumentError('to', 'is the stealth address itself');
-  return { client, account, to };
+  return { client, account, to: parseAddress(parameters.to, 'to') };
 }
 
 /**

@@ -7,7 +7,7 @@
  * range robustly (ranges split when refused, transient faults retried, no block skipped);
  * {@link decodeAnnouncementLogs} validates logs and counts the bad ones. Money moves with
  * {@link payStealth} (pay and announce from the sender's wallet), {@link stealthBalances} and
- * {@link withdrawNative} / {@link withdrawToken} (signed with the one-time key, no relayer).
+ * {@link withdrawNative} / {@link withdrawToken} (priced first by {@link estimateWithdrawal}; signed with the one-time key, no relayer).
  *
  * Import it as `@wraith-pq/sdk/evm`. viem (>= 2.57) is a peer dependency of this entry only:
  * the core `@wraith-pq/sdk` never loads it.
@@ -38,10 +38,13 @@ export { ChainRpcError, type ChainRpcFailure } from './errors.ts';
 export {
   payStealth,
   stealthBalances,
+  estimateWithdrawal,
   withdrawNative,
   withdrawToken,
   InsufficientGasError,
   type PaymentAsset,
+  type EstimateWithdrawalParameters,
+  type EstimateWithdrawalReturnType,
   type PayStealthParameters,
   type PayStealthReturnType,
   type StealthBalance,
