@@ -1,0 +1,82 @@
+/**
+ * `wraith`: the command line of Wraith post-quantum stealth payments (Node >= 20.19).
+ *
+ *   wraith keys new|show|from-signature   recipient keys in an encrypted keystore file
+ *   wraith resolve <name>                 the meta-address of a .eth or .sui name
+ *   wraith pay <name|meta-address>        a one-time payment, announced through the API or the chain
+ *   wraith scan                           find payments from a server's registry or a chain
+ *   wraith bench                          scan speed of this machine
+ *
+ * Every failure is one line on stderr, `wraith: <CODE>: <message> — <what to do>`, with exit
+ * status 2 for usage mistakes and 1 otherwise (src/errors.ts).
+ * @module
+ */
+import { benchCommand } from './commands/bench.js';
+import { keysCommand } from './commands/keys.js';
+import { payCommand } from './commands/pay.js';
+import { resolveCommand } from './commands/resolve.js';
+import { scanCommand } from './commands/scan.js';
+import { formatError, UsageError } from './errors.js';
+
+const HELP = `wraith — post-quantum stealth payments from the command line
+
+Commands:
+  wraith keys new --out <keystore.json>            new keys, sealed under a password
+  wraith keys from-signature --out <keystore.json> keys from a wallet signature (WRAITH_SIGNATURE or stdin)
+  wraith keys show --keystore <keystore.json>      print the meta-address
+  wraith resolve <name.eth|name.sui> --api <url>   the meta-address a name publishes
+  wraith pay <name|meta-address> [--amount <wei>] [--announce none|api|chain] …
+  wraith scan --keystore <file> (--api <url> | --rpc <url>) [--cursor-file <file>] [--json]
+  wraith bench [--count <n>]                       announcements scanned per second here
+
+Secrets never go on the command line:
+  WRAITH_PASSWORD     keystore password (else a hidden prompt)
+  WRAITH_SIGNATURE    wallet signature for keys from-signature (else stdin)
+  WRAITH_PRIVATE_KEY  sender's EVM key for pay --announce chain
+Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay --rpc).
+
+Run \`wraith <command> --help\` for a command's options.`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  keys: keysCommand,
+  resolve: resolveCommand,
+  pay: payCommand,
+  scan: scanCommand,
+  bench: benchCommand,
+};
+
+/** Exit once stdout and stderr are flushed (pipes are asynchronous on some systems). */
+function exit(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+function fail(error: unknown): void {
+  const { line, exitCode } = formatError(error);
+  process.stderr.write(`${line}\n`);
+  exit(exitCode);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write('0.1.0\n');
+    return;
+  }
+  const run = COMMANDS[command];
+  if (run === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  await run(rest);
+}
+
+// Anything that escapes (a rejected promise in a library callback) still ends as one line.
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+// Exit explicitly: HTTP keep-alive sockets (viem, fetch) would otherwise hold the process open.
+main(process.argv.slice(2)).then(() => exit(0), fail);
