@@ -11,11 +11,6 @@
  * status 2 for usage mistakes and 1 otherwise (src/errors.ts).
  * @module
  */
-import { benchCommand } from './commands/bench.js';
-import { keysCommand } from './commands/keys.js';
-import { payCommand } from './commands/pay.js';
-import { resolveCommand } from './commands/resolve.js';
-import { scanCommand } from './commands/scan.js';
 import { formatError, UsageError } from './errors.js';
 
 const HELP = `wraith — post-quantum stealth payments from the command line
@@ -37,12 +32,13 @@ Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay -
 
 Run \`wraith <command> --help\` for a command's options.`;
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
-  keys: keysCommand,
-  resolve: resolveCommand,
-  pay: payCommand,
-  scan: scanCommand,
-  bench: benchCommand,
+// Loaded on demand: viem (pay, scan) alone takes longer to import than most commands take to run.
+const COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<void>>> = {
+  keys: async () => (await import('./commands/keys.js')).keysCommand,
+  resolve: async () => (await import('./commands/resolve.js')).resolveCommand,
+  pay: async () => (await import('./commands/pay.js')).payCommand,
+  scan: async () => (await import('./commands/scan.js')).scanCommand,
+  bench: async () => (await import('./commands/bench.js')).benchCommand,
 };
 
 /** Exit once stdout and stderr are flushed (pipes are asynchronous on some systems). */
@@ -66,13 +62,13 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write('0.1.0\n');
     return;
   }
-  const run = COMMANDS[command];
-  if (run === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const load = COMMANDS[command];
+  if (load === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${HELP}\n`);
     return;
   }
-  await run(rest);
+  await (await load())(rest);
 }
 
 // Anything that escapes (a rejected promise in a library callback) still ends as one line.
