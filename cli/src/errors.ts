@@ -89,6 +89,7 @@ function firstLine(text: string): string {
 /** `wraith: CODE: message — what to do`, one line. */
 export function formatError(error: unknown): { line: string; exitCode: number } {
   const { code, message, hint, exitCode } = describeError(error);
+  // One line whatever the parts hold: a newline would split the message in logs and scripts.
   const text = message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
-  return { line: `wraith: ${code}: ${text} — ${hint}`, exitCode };
+  return { line: `wraith: ${code}: ${text} — ${hint.replace(/\s+/g, ' ').trim()}`, exitCode };
 }

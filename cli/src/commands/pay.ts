@@ -20,10 +20,10 @@ import { CliError, UsageError } from '../errors.js';
 import { info, result, resultJson } from '../output.js';
 import { loadPaymentFile, savePaymentFile, type SavedPayment } from '../payment-file.js';
 import { apiClient, requireApi, resolveRecipient } from '../recipient.js';
+import { readPrivateKey } from '../secrets.js';
 
 const USAGE =
-  'wraith pay <name|meta-address> [--amount <wei>] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]\n' +
-  '       wraith pay --payment <file> --announce api|chain [--tx-hash <0x…>] [--amount <wei>] …';
+  'wraith pay (<name|meta-address> | --payment <file>) [--amount <wei>] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
 
 const OPTIONS = {
   api: { type: 'string' },
@@ -68,6 +68,7 @@ export async function payCommand(argv: string[]): Promise<void> {
   if (announce === 'chain') {
     if (rpcUrl === undefined) throw new UsageError('--announce chain needs --rpc <url> (or WRAITH_RPC_URL)', `usage: ${USAGE}`);
     if (values.payment === undefined && amount === undefined) throw new UsageError('--announce chain sends the payment: add --amount <wei>', `usage: ${USAGE}`);
+    readPrivateKey(); // fails now, before a name lookup, when the key is missing or malformed
   }
 
   let payment: SavedPayment;
