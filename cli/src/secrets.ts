@@ -6,14 +6,18 @@
  */
 import { CliError } from './errors.js';
 
+/** Keystrokes typed ahead of a prompt (e.g. both passwords at once): the next prompt reads them first. */
+let typedAhead: string[] = [];
+
 /** A line typed at the terminal without echo (raw mode); Ctrl-C cancels. */
 export async function promptHidden(question: string): Promise<string> {
   const input = process.stdin;
   if (!input.isTTY) throw new CliError('NO_TERMINAL', 'cannot prompt: stdin is not a terminal', 'set the secret in the environment instead');
-  process.stderr.write(question);
+  // Echo off before the question shows: a reply typed the moment it appears must not be echoed.
   input.setRawMode(true);
   input.setEncoding('utf8');
   input.resume();
+  process.stderr.write(question);
   return new Promise<string>((resolve, reject) => {
     let typed: string[] = [];
     const finish = (result: () => void) => {
@@ -23,15 +27,31 @@ export async function promptHidden(question: string): Promise<string> {
       process.stderr.write('\n');
       result();
     };
-    const onData = (chunk: string) => {
-      for (const char of chunk) {
-        if (char === '\r' || char === '\n') return finish(() => resolve(typed.join('')));
-        if (char === '\u0003' || char === '\u0004') return finish(() => reject(new CliError('CANCELLED', 'cancelled at the prompt', 'run the command again')));
+    /** Returns true once the line is complete (the rest stays in typedAhead). */
+    const consume = (chars: string[]): boolean => {
+      for (let i = 0; i < chars.length; i++) {
+        const char = chars[i]!;
+        if (char === '\r' || char === '\n') {
+          typedAhead = chars.slice(i + 1);
+          if (char === '\r' && typedAhead[0] === '\n') typedAhead.shift();
+          finish(() => resolve(typed.join('')));
+          return true;
+        }
+        if (char === '\u0003' || char === '\u0004') {
+          typedAhead = [];
+          finish(() => reject(new CliError('CANCELLED', 'cancelled at the prompt', 'run the command again')));
+          return true;
+        }
         if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
         else if (char >= ' ') typed.push(char);
       }
+      return false;
     };
+    const onData = (chunk: string) => void consume([...chunk]);
     input.on('data', onData);
+    const ahead = typedAhead;
+    typedAhead = [];
+    consume(ahead);
   });
 }
 
