@@ -45,7 +45,7 @@ const HINTS: Record<string, string> = {
   INVALID_HEX: 'pass the value as hex (0x optional)',
   INVALID_ARGUMENT: 'check the value of that option',
   INVALID_NAME: 'pass a name such as alice.eth or alice.sui',
-  NAME_NOT_FOUND: 'check the spelling: the name has no owner or resolver',
+  NAME_NOT_FOUND: 'check the spelling of the name',
   NO_STEALTH_RECORD: 'the name exists but publishes no meta-address; ask its owner to set a stealth-meta record',
   DUPLICATE_ANNOUNCEMENT: 'this transaction hash is already announced; pass the hash of the payment transaction',
   VALIDATION_ERROR: 'check the values passed to the command',

@@ -33,12 +33,13 @@ Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay -
 Run \`wraith <command> --help\` for a command's options.`;
 
 // Loaded on demand: viem (pay, scan) alone takes longer to import than most commands take to run.
-const COMMANDS: Record<string, () => Promise<(argv: string[]) => Promise<void>>> = {
-  keys: async () => (await import('./commands/keys.js')).keysCommand,
-  resolve: async () => (await import('./commands/resolve.js')).resolveCommand,
-  pay: async () => (await import('./commands/pay.js')).payCommand,
-  scan: async () => (await import('./commands/scan.js')).scanCommand,
-  bench: async () => (await import('./commands/bench.js')).benchCommand,
+type Command = { run: (argv: string[]) => Promise<void>; usage: string };
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  keys: async () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.USAGE })),
+  resolve: async () => import('./commands/resolve.js').then((m) => ({ run: m.resolveCommand, usage: m.USAGE })),
+  pay: async () => import('./commands/pay.js').then((m) => ({ run: m.payCommand, usage: m.USAGE })),
+  scan: async () => import('./commands/scan.js').then((m) => ({ run: m.scanCommand, usage: m.USAGE })),
+  bench: async () => import('./commands/bench.js').then((m) => ({ run: m.benchCommand, usage: m.USAGE })),
 };
 
 /** Exit once stdout and stderr are flushed (pipes are asynchronous on some systems). */
@@ -64,11 +65,12 @@ async function main(argv: string[]): Promise<void> {
   }
   const load = COMMANDS[command];
   if (load === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const { run, usage } = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`usage: ${usage}\n\nSee \`wraith help\` for the environment variables, and cli/README.md.\n`);
     return;
   }
-  await (await load())(rest);
+  await run(rest);
 }
 
 // Anything that escapes (a rejected promise in a library callback) still ends as one line.

@@ -106,6 +106,15 @@ describe('wraith keys', () => {
     }
   });
 
+  it('help lists the commands, and a command\'s --help its options, on stdout with status 0', async () => {
+    const help = await cli(['help']);
+    expect(help.code).toBe(0);
+    for (const command of ['keys new', 'keys show', 'keys from-signature', 'resolve', 'pay', 'scan', 'bench', 'WRAITH_PASSWORD']) expect(help.stdout).toContain(command);
+    const pay = await cli(['pay', '--help']);
+    expect(pay).toMatchObject({ code: 0, stderr: '' });
+    expect(pay.stdout).toMatch(/^usage: wraith pay .*--announce none\|api\|chain/);
+  });
+
   it('no run printed the password or a secret key', async () => {
     const keys = await openKeys(readFileSync(keystore, 'utf8'), PASSWORD);
     const secrets = [PASSWORD, bytesToHex(keys.spendingSecretKey), bytesToHex(keys.viewingSecretKey).slice(0, 64), 'viewingSeed' in keys ? bytesToHex(keys.viewingSeed) : ''].filter(Boolean);

@@ -12,7 +12,7 @@ import { integerFlag, parseCommand } from '../args.js';
 import { CliError, UsageError } from '../errors.js';
 import { info, result, resultJson } from '../output.js';
 
-const USAGE = 'wraith bench [--count <n>] [--kernel auto|wasm|typescript|reference] [--json]';
+export const USAGE = 'wraith bench [--count <n>] [--kernel auto|wasm|typescript|reference] [--json]';
 const KERNELS: readonly string[] = ['auto', 'wasm', 'typescript', 'reference'];
 /** Small by default: well under a second with the WebAssembly kernel. */
 const DEFAULT_COUNT = 5000;

@@ -12,11 +12,13 @@ import { openKeystoreFile, writeKeystoreFile, type OpenedKeys } from '../keystor
 import { info, result, resultJson } from '../output.js';
 import { readSecretInput } from '../secrets.js';
 
-const USAGE = {
+const USAGES = {
   new: 'wraith keys new --out <keystore.json> [--kdf pbkdf2|scrypt] [--force] [--json]',
   show: 'wraith keys show --keystore <keystore.json> [--json]',
   fromSignature: 'wraith keys from-signature --out <keystore.json> [--kdf pbkdf2|scrypt] [--force] [--json]  (signature from WRAITH_SIGNATURE or stdin)',
 };
+
+export const USAGE = Object.values(USAGES).join('\n       ');
 
 /** The public face of a key set. */
 function describeKeys(keys: Pick<RecipientKeys, 'metaAddress' | 'spendingPublicKey' | 'viewingPublicKey'>) {
@@ -53,16 +55,16 @@ export async function keysCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   switch (sub) {
     case 'new':
-      return sealNew(rest, USAGE.new, async () => generateKeys());
+      return sealNew(rest, USAGES.new, async () => generateKeys());
     case 'from-signature':
-      return sealNew(rest, USAGE.fromSignature, async () => deriveKeysFromSignature(await readSecretInput('WRAITH_SIGNATURE', 'wallet signature')));
+      return sealNew(rest, USAGES.fromSignature, async () => deriveKeysFromSignature(await readSecretInput('WRAITH_SIGNATURE', 'wallet signature')));
     case 'show': {
-      const { values } = parseCommand(rest, { keystore: { type: 'string' }, json: { type: 'boolean' } }, 0, USAGE.show);
-      if (values.keystore === undefined) throw new UsageError('--keystore is required', `usage: ${USAGE.show}`);
+      const { values } = parseCommand(rest, { keystore: { type: 'string' }, json: { type: 'boolean' } }, 0, USAGES.show);
+      if (values.keystore === undefined) throw new UsageError('--keystore is required', `usage: ${USAGES.show}`);
       printKeys(await openKeystoreFile(values.keystore), values.json === true, values.keystore);
       return;
     }
     default:
-      throw new UsageError(sub === undefined ? 'keys needs a subcommand' : `unknown keys subcommand ${JSON.stringify(sub)}`, `usage: ${USAGE.new} | ${USAGE.show} | ${USAGE.fromSignature}`);
+      throw new UsageError(sub === undefined ? 'keys needs a subcommand' : `unknown keys subcommand ${JSON.stringify(sub)}`, `usage: ${USAGES.new} | ${USAGES.show} | ${USAGES.fromSignature}`);
   }
 }

@@ -22,7 +22,7 @@ import { loadPaymentFile, savePaymentFile, type SavedPayment } from '../payment-
 import { apiClient, requireApi, resolveRecipient } from '../recipient.js';
 import { readPrivateKey } from '../secrets.js';
 
-const USAGE =
+export const USAGE =
   'wraith pay (<name|meta-address> | --payment <file>) [--amount <wei>] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
 
 const OPTIONS = {

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { result, resultJson } from '../output.js';
 import { apiClient, requireApi, resolveName } from '../recipient.js';
 
-const USAGE = 'wraith resolve <name.eth|name.sui> [--api <url>] [--json]';
+export const USAGE = 'wraith resolve <name.eth|name.sui> [--api <url>] [--json]';
 
 export async function resolveCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommand(argv, { api: { type: 'string' }, json: { type: 'boolean' } }, 1, USAGE);

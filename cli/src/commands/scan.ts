@@ -16,7 +16,7 @@ import { openKeystoreFile } from '../keystore-file.js';
 import { createProgressLine, info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
 
-const USAGE = 'wraith scan --keystore <file> (--api <url> | --rpc <url> [--from-block <n>] [--to-block <n>]) [--cursor-file <file>] [--json] [--kernel auto|wasm|typescript]';
+export const USAGE = 'wraith scan --keystore <file> (--api <url> | --rpc <url> [--from-block <n>] [--to-block <n>]) [--cursor-file <file>] [--json] [--kernel auto|wasm|typescript]';
 const KERNELS: readonly string[] = ['auto', 'wasm', 'typescript', 'reference'];
 
 /** Exit status after SIGINT (128 + 2), as shells report it. */
