@@ -4,13 +4,14 @@
  * WRAITH_PRIVATE_KEY and announces with a sealed note; a scan straight from the node, with no
  * Wraith server, finds the payment, and a resumed scan finds only what came after its cursor.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, parseEther, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, openKeys } from '@wraith-pq/sdk';
 import { DEV_KEYS, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { temporaryDirectory } from '../helpers/server.ts';
+import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, requireCliBuild, runCli, type CliRun } from './run-cli.ts';
 
 const PASSWORD = 'chain-test-password';
@@ -96,6 +97,21 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
     const later = (await chain.blockNumber()) + 1n;
     const none = await cli(['scan', '--keystore', keystore, '--rpc', chain.rpcUrl, '--from-block', later.toString(), '--json']);
     expect(jsonLines(none.stdout)).toEqual([expect.objectContaining({ type: 'summary', scanned: 0, discoveries: 0 })]);
+  });
+
+  it('on a terminal, scan shows a progress line on stderr', async () => {
+    // `script` (util-linux) gives the CLI a pseudo-terminal, as an interactive shell would.
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WRAITH_'))), WRAITH_PASSWORD: PASSWORD } as NodeJS.ProcessEnv;
+    const command = [process.execPath, join(PROJECT_DIR, 'cli', 'bin', 'wraith.js'), 'scan', '--keystore', keystore, '--rpc', chain.rpcUrl].join(' ');
+    const output = await new Promise<string>((resolve) => {
+      const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      child.once('close', () => resolve(text));
+    });
+    expect(output).toMatch(/\r\x1b\[2Kscanned 2 · found 2 · \d+\/s · cursor \d+/);
+    expect(output).toMatch(/scanned 2 announcements from chain:31337, found 2 \(cursor \d+\)/);
+    expect(output).not.toContain(PASSWORD);
   });
 
   it('a cursor file of another source is refused rather than applied', async () => {
