@@ -101,7 +101,7 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
 
   it('on a terminal, scan shows a progress line on stderr', async () => {
     // `script` (util-linux) gives the CLI a pseudo-terminal, as an interactive shell would.
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WRAITH_'))), WRAITH_PASSWORD: PASSWORD } as NodeJS.ProcessEnv;
+    const env = Object.fromEntries([...Object.entries(process.env).filter(([name]) => !name.startsWith('WRAITH_')), ['WRAITH_PASSWORD', PASSWORD]]) as NodeJS.ProcessEnv;
     const command = [process.execPath, join(PROJECT_DIR, 'cli', 'bin', 'wraith.js'), 'scan', '--keystore', keystore, '--rpc', chain.rpcUrl].join(' ');
     const output = await new Promise<string>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
