@@ -1,0 +1,150 @@
+/**
+ * `wraith pay`: a one-time payment to a name or meta-address, created here (the recipient's
+ * keys never leave them, the sender's never reach a server), and its announcement.
+ *
+ *   --announce none   (default) print the stealth address and what to send; `--save f` keeps
+ *                     the payment so it can be announced once the transfer is made.
+ *   --announce api    publish the announcement to the server's registry, naming the transfer's
+ *                     `--tx-hash`, with a note sealed for the recipient (amount, tx, chain id).
+ *   --announce chain  with `--amount`: send the amount from WRAITH_PRIVATE_KEY to the stealth
+ *                     address and announce it on the ERC-5564 Announcer (`payStealth`); with
+ *                     `--payment f` (already paid): the announcement alone.
+ * @module
+ */
+import { announcementForPayment, announcementMetadata, createStealthPayment, formatMetaAddressUri, type PaymentNoteInput } from '@wraith-pq/sdk';
+import { announceParameters, payStealth } from '@wraith-pq/sdk/evm';
+import type { Hex } from 'viem';
+import { bigintFlag, parseCommand, urlFlag } from '../args.js';
+import { connectChain, senderWallet } from '../chain.js';
+import { CliError, UsageError } from '../errors.js';
+import { info, result, resultJson } from '../output.js';
+import { loadPaymentFile, savePaymentFile, type SavedPayment } from '../payment-file.js';
+import { apiClient, requireApi, resolveRecipient } from '../recipient.js';
+import { readPrivateKey } from '../secrets.js';
+
+export const USAGE =
+  'wraith pay (<name|meta-address> | --payment <file>) [--amount <wei>] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
+
+const OPTIONS = {
+  api: { type: 'string' },
+  rpc: { type: 'string' },
+  amount: { type: 'string' },
+  announce: { type: 'string' },
+  'tx-hash': { type: 'string' },
+  'chain-id': { type: 'string' },
+  chain: { type: 'string' },
+  save: { type: 'string' },
+  payment: { type: 'string' },
+  force: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+type Announce = 'none' | 'api' | 'chain';
+
+function txHashFlag(value: string | undefined): Hex | undefined {
+  if (value === undefined) return undefined;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new UsageError('--tx-hash must be 0x followed by 64 hex digits', `usage: ${USAGE}`);
+  return value.toLowerCase() as Hex;
+}
+
+export async function payCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommand(argv, OPTIONS, 1, USAGE);
+  const announce = (values.announce ?? 'none') as Announce;
+  if (!['none', 'api', 'chain'].includes(announce)) throw new UsageError('--announce must be none, api or chain', `usage: ${USAGE}`);
+  const amount = bigintFlag(values.amount, 'amount', USAGE);
+  const chainId = bigintFlag(values['chain-id'], 'chain-id', USAGE);
+  const txHash = txHashFlag(values['tx-hash']);
+  const client = apiClient(values.api, USAGE);
+  const rpcUrl = urlFlag(values.rpc, process.env.WRAITH_RPC_URL, 'rpc', 'WRAITH_RPC_URL', USAGE);
+
+  // Check every flag before a name lookup or a transaction: a usage mistake costs nothing.
+  const target = positionals[0];
+  if ((target === undefined) === (values.payment === undefined)) throw new UsageError('pay needs a recipient (name or meta-address) or --payment <file>, not both', `usage: ${USAGE}`);
+  if (values.payment !== undefined && announce === 'none') throw new UsageError('--payment is for announcing a saved payment: add --announce api or --announce chain', `usage: ${USAGE}`);
+  if (announce === 'api') {
+    requireApi(client, '--announce api', USAGE);
+    if (txHash === undefined) throw new UsageError('--announce api needs --tx-hash (the transaction that paid the stealth address)', `usage: ${USAGE}`);
+  }
+  if (announce === 'chain') {
+    if (rpcUrl === undefined) throw new UsageError('--announce chain needs --rpc <url> (or WRAITH_RPC_URL)', `usage: ${USAGE}`);
+    if (values.payment === undefined && amount === undefined) throw new UsageError('--announce chain sends the payment: add --amount <wei>', `usage: ${USAGE}`);
+    readPrivateKey(); // fails now, before a name lookup, when the key is missing or malformed
+  }
+
+  let payment: SavedPayment;
+  if (values.payment !== undefined) {
+    payment = await loadPaymentFile(values.payment);
+  } else {
+    const recipient = await resolveRecipient(target!, client, USAGE);
+    payment = {
+      ...createStealthPayment(recipient.metaAddress),
+      recipient: recipient.name ?? formatMetaAddressUri(recipient.metaAddress),
+      metaAddress: formatMetaAddressUri(recipient.metaAddress),
+    };
+    if (values.save !== undefined) await savePaymentFile(values.save, payment, values.force === true);
+  }
+
+  const summary: Record<string, unknown> = {
+    recipient: payment.recipient,
+    stealth_address: payment.stealthAddress,
+    stealth_sui_address: payment.stealthSuiAddress,
+    view_tag: payment.viewTag,
+    amount: amount ?? null,
+    announce,
+  };
+
+  if (announce === 'none') {
+    const what = amount === undefined ? 'the amount' : `${amount} (base units)`;
+    if (values.json) resultJson({ ...summary, ephemeral_key_bytes: payment.ephemeralCiphertext.length, saved: values.save ?? null });
+    else {
+      result(`stealth address (EVM): ${payment.stealthAddress}`);
+      result(`stealth address (Sui): ${payment.stealthSuiAddress}`);
+    }
+    info(`Send ${what} to one of the addresses above (one payment per address), then announce it:`);
+    info(
+      values.save === undefined
+        ? '  run pay again with --save <file> to keep this payment for announcing, or use --announce chain to pay and announce in one step'
+        : `  wraith pay --payment ${values.save} --announce api --tx-hash <transfer hash> --api <url>   (or --announce chain --rpc <url>)`,
+    );
+    return;
+  }
+
+  if (announce === 'api') {
+    const note: PaymentNoteInput = { txHash: txHash!, ...(amount === undefined ? {} : { amount }), ...(chainId === undefined ? {} : { chainId }) };
+    const published = await requireApi(client, '--announce api', USAGE).publishAnnouncement(
+      announcementForPayment(payment, {
+        txHash: txHash!,
+        metadata: announcementMetadata(payment, note),
+        ...(amount === undefined ? {} : { amount: amount.toString() }),
+        ...(values.chain === undefined ? {} : { chain: values.chain }),
+      }),
+    );
+    if (values.json) resultJson({ ...summary, tx_hash: txHash, announcement_id: published.id });
+    else {
+      result(`stealth address (EVM): ${payment.stealthAddress}`);
+      result(`stealth address (Sui): ${payment.stealthSuiAddress}`);
+      result(`announced: registry id ${published.id}`);
+    }
+    return;
+  }
+
+  const { chain, client: chainClient } = await connectChain(rpcUrl!);
+  const wallet = senderWallet(rpcUrl!, chain);
+  let paymentHash: Hex | null = null;
+  let announcementHash: Hex;
+  if (values.payment === undefined) {
+    ({ paymentHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset: { type: 'native', value: amount! } }));
+  } else {
+    const note: PaymentNoteInput = { chainId: chainId ?? BigInt(chain.id), ...(txHash === undefined ? {} : { txHash }), ...(amount === undefined ? {} : { amount }) };
+    announcementHash = await wallet.writeContract({ account: wallet.account, chain, ...announceParameters({ payment, note }) });
+    const receipt = await chainClient.waitForTransactionReceipt({ hash: announcementHash });
+    if (receipt.status !== 'success') throw new CliError('TX_REVERTED', `the announcement transaction ${announcementHash} reverted`, 'check that the ERC-5564 Announcer exists on this chain');
+  }
+  if (values.json) resultJson({ ...summary, chain_id: chain.id, payment_tx: paymentHash, announcement_tx: announcementHash });
+  else {
+    result(`stealth address (EVM): ${payment.stealthAddress}`);
+    result(`stealth address (Sui): ${payment.stealthSuiAddress}`);
+    if (paymentHash !== null) result(`paid: ${amount} wei in ${paymentHash}`);
+    result(`announced: ${announcementHash} (chain ${chain.id})`);
+  }
+}

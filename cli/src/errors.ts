@@ -1,0 +1,95 @@
+/**
+ * How the command line fails: one line on stderr, `wraith: <CODE>: <message> — <what to do>`,
+ * and a non-zero exit status (2 for a usage mistake, 1 for everything else). Never a stack
+ * trace, never a secret: SDK and API errors are reduced to their code and `shortMessage`,
+ * which by design never quote the offending value (sdk/src/errors.ts).
+ * @module
+ */
+import { isApiError, WraithError } from '@wraith-pq/sdk';
+
+/** Exit status of a usage mistake (bad flag, missing argument), as POSIX utilities use it. */
+export const EXIT_USAGE = 2;
+/** Exit status of every other failure. */
+export const EXIT_FAILURE = 1;
+
+/** A failure of the command line itself (usage, files, prompts), with what to do about it. */
+export class CliError extends Error {
+  override name = 'CliError';
+  readonly code: string;
+  readonly hint: string;
+  readonly exitCode: number;
+
+  constructor(code: string, message: string, hint: string, exitCode = EXIT_FAILURE) {
+    super(message);
+    this.code = code;
+    this.hint = hint;
+    this.exitCode = exitCode;
+  }
+}
+
+/** A command line that does not parse: exit status 2. */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  constructor(message: string, hint = 'run `wraith help` for the commands and their options') {
+    super('USAGE', message, hint, EXIT_USAGE);
+  }
+}
+
+/** What to do about an SDK or API error code; the message alone says what went wrong. */
+const HINTS: Record<string, string> = {
+  WRONG_PASSWORD: 'check the password (WRAITH_PASSWORD or the prompt) and try again',
+  KEYSTORE_TAMPERED: 'the file was modified after it was sealed; restore the keystore from a backup you trust',
+  INVALID_KEYSTORE: 'pass a file written by `wraith keys new` or `wraith keys from-signature`',
+  INVALID_META_ADDRESS: 'pass a .eth or .sui name, or a meta-address (st:eth:0x02… or its hex)',
+  LEGACY_META_ADDRESS: 'ask the recipient for a new (version 2) meta-address',
+  INVALID_HEX: 'pass the value as hex (0x optional)',
+  INVALID_ARGUMENT: 'check the value of that option',
+  INVALID_NAME: 'pass a name such as alice.eth or alice.sui',
+  NAME_NOT_FOUND: 'check the spelling of the name',
+  NO_STEALTH_RECORD: 'the name exists but publishes no meta-address; ask its owner to set a stealth-meta record',
+  DUPLICATE_ANNOUNCEMENT: 'this transaction hash is already announced; pass the hash of the payment transaction',
+  VALIDATION_ERROR: 'check the values passed to the command',
+  UNAUTHORIZED: 'set WRAITH_API_KEY to the server\'s API key',
+  RATE_LIMITED: 'wait a moment and try again',
+  PUBLISH_CLOSED: 'this server takes announcements from the chain only: use --announce chain',
+  TX_NOT_VERIFIED: 'this server only stores announcements made on chain: use --announce chain',
+  NETWORK_ERROR: 'check the URL and that the server is running',
+  TIMEOUT: 'the server did not answer in time; try again later',
+  UPSTREAM_ERROR: 'the server could not reach a name service or chain; try again later',
+  UPSTREAM_TIMEOUT: 'the server could not reach a name service or chain in time; try again later',
+  SERVICE_UNAVAILABLE: 'the server is not ready; try again later',
+  CHAIN_RPC_FAILED: 'check --rpc and that the node is reachable',
+  INSUFFICIENT_GAS: 'fund the address with the chain\'s native coin first',
+};
+
+/** The one line printed for `error` (without the `wraith: ` prefix). */
+export function describeError(error: unknown): { code: string; message: string; hint: string; exitCode: number } {
+  if (error instanceof CliError) return { code: error.code, message: error.message, hint: error.hint, exitCode: error.exitCode };
+  if (error instanceof WraithError) {
+    return { code: error.code, message: error.shortMessage, hint: HINTS[error.code] ?? 'check the input', exitCode: EXIT_FAILURE };
+  }
+  if (isApiError(error)) {
+    const status = error.status === undefined ? '' : ` (HTTP ${error.status})`;
+    return { code: error.code, message: `${error.shortMessage}${status}`, hint: HINTS[error.code] ?? 'see the server\'s API documentation', exitCode: EXIT_FAILURE };
+  }
+  // viem's errors: the short message names the failure; the long one dumps request details.
+  const viem = error as { name?: unknown; shortMessage?: unknown } | null;
+  if (typeof viem?.shortMessage === 'string') {
+    return { code: 'CHAIN_ERROR', message: firstLine(viem.shortMessage), hint: 'check --rpc, the sender\'s balance and the chain', exitCode: EXIT_FAILURE };
+  }
+  const message = error instanceof Error ? firstLine(error.message) : 'unexpected failure';
+  return { code: 'INTERNAL', message, hint: 'please report this with the command you ran (without secrets)', exitCode: EXIT_FAILURE };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0]!.trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** `wraith: CODE: message — what to do`, one line. */
+export function formatError(error: unknown): { line: string; exitCode: number } {
+  const { code, message, hint, exitCode } = describeError(error);
+  // One line whatever the parts hold: a newline would split the message in logs and scripts.
+  const text = message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
+  return { line: `wraith: ${code}: ${text} — ${hint.replace(/\s+/g, ' ').trim()}`, exitCode };
+}

@@ -1,0 +1,23 @@
+/**
+ * Keystore files: the SDK's encrypted envelope (`sealKeys`, sdk/src/keystore.ts) on disk.
+ * @module
+ */
+import { openKeys, sealKeys, type RecipientKeys, type SealableKeys, type SealKeysOptions } from '@wraith-pq/sdk';
+import { readTextFile, writePrivateFile } from './files.js';
+import { readPassword } from './secrets.js';
+
+export type OpenedKeys = Awaited<ReturnType<typeof openKeys>>;
+
+/** Read and decrypt a keystore file with the password from WRAITH_PASSWORD or the prompt. */
+export async function openKeystoreFile(path: string): Promise<OpenedKeys> {
+  const blob = await readTextFile(path, '--keystore');
+  const password = await readPassword('open');
+  return openKeys(blob, password);
+}
+
+/** Seal `keys` under a new password and write them to `path` (mode 0600). */
+export async function writeKeystoreFile(path: string, keys: SealableKeys | RecipientKeys, options: { overwrite: boolean; kdf?: SealKeysOptions['kdf'] }): Promise<void> {
+  const password = await readPassword('new');
+  const blob = await sealKeys(keys, password, options.kdf === undefined ? {} : { kdf: options.kdf });
+  await writePrivateFile(path, `${blob}\n`, '--out', options.overwrite);
+}

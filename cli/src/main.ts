@@ -1,0 +1,80 @@
+/**
+ * `wraith`: the command line of Wraith post-quantum stealth payments (Node >= 20.19).
+ *
+ *   wraith keys new|show|from-signature   recipient keys in an encrypted keystore file
+ *   wraith resolve <name>                 the meta-address of a .eth or .sui name
+ *   wraith pay <name|meta-address>        a one-time payment, announced through the API or the chain
+ *   wraith scan                           find payments from a server's registry or a chain
+ *   wraith bench                          scan speed of this machine
+ *
+ * Every failure is one line on stderr, `wraith: <CODE>: <message> — <what to do>`, with exit
+ * status 2 for usage mistakes and 1 otherwise (src/errors.ts).
+ * @module
+ */
+import { formatError, UsageError } from './errors.js';
+
+const HELP = `wraith — post-quantum stealth payments from the command line
+
+Commands:
+  wraith keys new --out <keystore.json>            new keys, sealed under a password
+  wraith keys from-signature --out <keystore.json> keys from a wallet signature (WRAITH_SIGNATURE or stdin)
+  wraith keys show --keystore <keystore.json>      print the meta-address
+  wraith resolve <name.eth|name.sui> --api <url>   the meta-address a name publishes
+  wraith pay <name|meta-address> [--amount <wei>] [--announce none|api|chain] …
+  wraith scan --keystore <file> (--api <url> | --rpc <url>) [--cursor-file <file>] [--json]
+  wraith bench [--count <n>]                       announcements scanned per second here
+
+Secrets never go on the command line:
+  WRAITH_PASSWORD     keystore password (else a hidden prompt)
+  WRAITH_SIGNATURE    wallet signature for keys from-signature (else stdin)
+  WRAITH_PRIVATE_KEY  sender's EVM key for pay --announce chain
+Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay --rpc).
+
+Run \`wraith <command> --help\` for a command's options.`;
+
+// Loaded on demand: viem (pay, scan) alone takes longer to import than most commands take to run.
+type Command = { run: (argv: string[]) => Promise<void>; usage: string };
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  keys: async () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.USAGE })),
+  resolve: async () => import('./commands/resolve.js').then((m) => ({ run: m.resolveCommand, usage: m.USAGE })),
+  pay: async () => import('./commands/pay.js').then((m) => ({ run: m.payCommand, usage: m.USAGE })),
+  scan: async () => import('./commands/scan.js').then((m) => ({ run: m.scanCommand, usage: m.USAGE })),
+  bench: async () => import('./commands/bench.js').then((m) => ({ run: m.benchCommand, usage: m.USAGE })),
+};
+
+/** Exit once stdout and stderr are flushed (pipes are asynchronous on some systems). */
+function exit(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+function fail(error: unknown): void {
+  const { line, exitCode } = formatError(error);
+  process.stderr.write(`${line}\n`);
+  exit(exitCode);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write('0.1.0\n');
+    return;
+  }
+  const load = COMMANDS[command];
+  if (load === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const { run, usage } = await load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`usage: ${usage}\n\nSee \`wraith help\` for the environment variables, and cli/README.md.\n`);
+    return;
+  }
+  await run(rest);
+}
+
+// Anything that escapes (a rejected promise in a library callback) still ends as one line.
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+// Exit explicitly: HTTP keep-alive sockets (viem, fetch) would otherwise hold the process open.
+main(process.argv.slice(2)).then(() => exit(0), fail);
