@@ -23,6 +23,8 @@ export type PipePage = {
   evaluate<T>(expression: string): Promise<T>;
   /** Navigates and resolves once the document's `load` fired. */
   goto(url: string): Promise<void>;
+  /** Empties the browser's HTTP cache (a user's first scan finds none of the registry there). */
+  clearHttpCache(): Promise<void>;
   /** Runs `source` in every new document before its own scripts. */
   addInitScript(source: string): Promise<void>;
   version: string;
@@ -106,6 +108,10 @@ export async function launchPipeChromium(): Promise<PipePage> {
       await send('Page.navigate', { url }, sessionId);
       await loaded;
       listeners.length = 0;
+    },
+    async clearHttpCache(): Promise<void> {
+      // A command of the Network domain that works without enabling its recording.
+      await send('Network.clearBrowserCache', {}, sessionId);
     },
     async addInitScript(source: string): Promise<void> {
       await send('Page.addScriptToEvaluateOnNewDocument', { source }, sessionId);

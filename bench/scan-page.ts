@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex, sealKeys } from '../sdk/src/index.ts';
 import { startServer, temporaryDirectory } from '../tests/helpers/server.ts';
+import { REQUESTS_IN_FLIGHT } from '../app/(web)/_lib/registry-source.ts';
 import { launchPipeChromium } from './cdp-pipe.ts';
 import { median, type Measurement } from './harness.ts';
 import { seedRegistry } from './seed-registry.ts';
@@ -73,16 +74,30 @@ export async function benchScanPage(): Promise<Measurement[]> {
 
     // Timed in the page itself: the click to the first frame that shows the outcome.
     const scanPage = async (): Promise<number> => {
+      // Every round is a first scan: full pages are immutable, so a rescan in the same browser
+      // would read them from the HTTP cache (timed once, after the rounds).
+      await page.clearHttpCache();
       const result = await page.evaluate<{ ms: number; text: string; found: number; addresses: string[] }>(`(async () => {
         const button = __wraith.button('Scan again from the start') ?? __wraith.button('Start scan');
         const started = performance.now();
         button.click();
-        const outcome = await __wraith.waitFor(() => [...document.querySelectorAll('.notice')].find((n) => /Scan complete|The scan stopped|Scan cancelled/.test(n.textContent)), 600000);
+        // Done when the outcome shows and so do the payments it found (React may paint the two in separate frames).
+        const found = () => Number(document.querySelector('[data-testid="found-count"]').textContent.replace(/,/g, ''));
+        const outcomeNotice = () => [...document.querySelectorAll('.notice')].find((n) => /Scan complete|The scan stopped|Scan cancelled/.test(n.textContent));
+        // The previous round's outcome goes first (React renders the click's updates a moment later).
+        await __wraith.waitFor(() => !outcomeNotice());
+        let seen = 0;
+        const outcome = await __wraith.waitFor(() => {
+          const notice = outcomeNotice();
+          if (!notice) return null;
+          seen ||= performance.now();
+          return found() > 0 || performance.now() - seen > 2000 ? notice : null;
+        }, 600000);
         const ms = performance.now() - started;
         return {
           ms,
           text: outcome.textContent,
-          found: Number(document.querySelector('[data-testid="found-count"]').textContent.replace(/,/g, '')),
+          found: found(),
           addresses: [...document.querySelectorAll('[data-testid="discovery-address"]')].map((e) => e.textContent),
         };
       })()`);
@@ -111,22 +126,29 @@ export async function benchScanPage(): Promise<Measurement[]> {
     };
 
     // The browser's own transport, for reference: the same binary pages fetched in the page
-    // (fetch + arrayBuffer, 5,000 rows a request), nothing decoded or scanned.
-    const fetchOnly = async (): Promise<number> => {
+    // (fetch + arrayBuffer, 5,000 rows a request, `inFlight` requests at a time as the Scan page
+    // sends them), nothing decoded or scanned.
+    const fetchOnly = async (inFlight: number): Promise<number> => {
       const ms = await page.evaluate<number>(`(async () => {
         const started = performance.now();
-        for (let after = 0; ; ) {
-          const response = await fetch('/api/v1/registry/announcements?after_id=' + after + '&limit=5000', { headers: { accept: 'application/octet-stream' }, cache: 'no-store' });
-          const bytes = await response.arrayBuffer();
-          const count = new DataView(bytes).getUint32(4, true);
-          after += count; // the seeded ids are 1..N
-          if (count < 5000) break;
-        }
+        let next = 0;
+        let end = Infinity;
+        const walker = async () => {
+          while (next < end) {
+            const after = next;
+            next += 5000; // the seeded ids are 1..N
+            const response = await fetch('/api/v1/registry/announcements?after_id=' + after + '&limit=5000', { headers: { accept: 'application/octet-stream' }, cache: 'no-store' });
+            const count = new DataView(await response.arrayBuffer()).getUint32(4, true);
+            if (count < 5000) end = Math.min(end, after);
+          }
+        };
+        await Promise.all(Array.from({ length: ${inFlight} }, walker));
         return performance.now() - started;
       })()`);
       return ms / 1000;
     };
     const fetchSeconds: number[] = [];
+    const fetchParallelSeconds: number[] = [];
     const pageSeconds: number[] = [];
     const nodeSeconds: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -137,18 +159,19 @@ export async function benchScanPage(): Promise<Measurement[]> {
         nodeSeconds.push(scanNode());
         pageSeconds.push(await scanPage());
       }
-      fetchSeconds.push(await fetchOnly());
+      fetchSeconds.push(await fetchOnly(1));
+      fetchParallelSeconds.push(await fetchOnly(REQUESTS_IN_FLIGHT));
     }
     const errors = await page.evaluate<string[] | null>('window.__pageErrors ?? null');
     if (errors) throw new Error(`the Scan page reported errors: ${errors.join('; ')}`);
     const ratio = median(pageSeconds) / median(nodeSeconds);
     console.log(`\n## Scan page end to end: ${n.toLocaleString()} announcements, real server (SQLite), ${page.version} (no DevTools network recording)\n`);
-    console.log('| round | Scan page | SDK in Node, one thread | page / Node | Chromium fetch alone (reference) |\n|---|---:|---:|---:|---:|');
+    console.log(`| round | Scan page | SDK in Node, one thread | page / Node | Chromium fetch alone, 1 / ${REQUESTS_IN_FLIGHT} at a time (reference) |\n|---|---:|---:|---:|---:|`);
     for (let round = 0; round < rounds; round++) {
       const first = round === 0 ? ' (page first, server just started)' : round % 2 === 0 ? ' (page first)' : ' (Node first)';
-      console.log(`| ${round + 1}${first} | ${pageSeconds[round]!.toFixed(2)} s | ${nodeSeconds[round]!.toFixed(2)} s | ${(pageSeconds[round]! / nodeSeconds[round]!).toFixed(2)}x | ${fetchSeconds[round]!.toFixed(2)} s |`);
+      console.log(`| ${round + 1}${first} | ${pageSeconds[round]!.toFixed(2)} s | ${nodeSeconds[round]!.toFixed(2)} s | ${(pageSeconds[round]! / nodeSeconds[round]!).toFixed(2)}x | ${fetchSeconds[round]!.toFixed(2)} s / ${fetchParallelSeconds[round]!.toFixed(2)} s |`);
     }
-    console.log(`| median | ${median(pageSeconds).toFixed(2)} s | ${median(nodeSeconds).toFixed(2)} s | ${ratio.toFixed(2)}x (target <= 1.3x: ${ratio <= 1.3 ? 'met' : 'NOT met'}) | ${median(fetchSeconds).toFixed(2)} s (page / fetch alone: ${(median(pageSeconds) / median(fetchSeconds)).toFixed(2)}x) |`);
+    console.log(`| median | ${median(pageSeconds).toFixed(2)} s | ${median(nodeSeconds).toFixed(2)} s | ${ratio.toFixed(2)}x (target <= 1.3x: ${ratio <= 1.3 ? 'met' : 'NOT met'}) | ${median(fetchSeconds).toFixed(2)} s / ${median(fetchParallelSeconds).toFixed(2)} s (page / fetch alone at ${REQUESTS_IN_FLIGHT}: ${(median(pageSeconds) / median(fetchParallelSeconds)).toFixed(2)}x) |`);
     return [
       { name: `Scan page end to end, ${n.toLocaleString()} announcements`, opsPerSecond: n / median(pageSeconds), unit: 'ann/s', samples: pageSeconds },
       { name: `SDK in Node end to end, one thread, ${n.toLocaleString()} announcements`, opsPerSecond: n / median(nodeSeconds), unit: 'ann/s', samples: nodeSeconds },

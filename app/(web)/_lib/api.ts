@@ -108,8 +108,9 @@ export function registryStats(signal?: AbortSignal): Promise<{ total_announcemen
 export async function announcementPage(afterId: number, limit: number, signal?: AbortSignal): Promise<RegistryAnnouncement[]> {
   const response = await request(`/api/v1/registry/announcements?after_id=${afterId}&limit=${limit}`, {
     headers: { accept: 'application/octet-stream' },
-    // Full pages never change (the server marks them immutable): let the HTTP cache keep them for rescans.
-    cache: 'default',
+    // Not kept in the HTTP cache: a scan reads the registry once and then resumes from its
+    // cursor, and writing 1.1 kB per announcement into the disk cache slows the first scan.
+    cache: 'no-store',
     ...(signal ? { signal } : {}),
   });
   return decodeAnnouncementPage(new Uint8Array(await response.arrayBuffer()));
