@@ -60,6 +60,8 @@ const HINTS: Record<string, string> = {
   SERVICE_UNAVAILABLE: 'the server is not ready; try again later',
   CHAIN_RPC_FAILED: 'check --rpc and that the node is reachable',
   INSUFFICIENT_GAS: 'fund the address with the chain\'s native coin first',
+  TRANSACTION_REVERTED: 'nothing was paid; check the amount, the token and the sender\'s balance',
+  PAYMENT_NOT_ANNOUNCED: 'do not pay again: announce the kept payment with wraith pay --payment <file> --announce chain --rpc <url>',
 };
 
 /** The one line printed for `error` (without the `wraith: ` prefix). */

@@ -4,7 +4,7 @@
  * write leaves the previous version rather than half a file.
  * @module
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { CliError } from './errors.js';
 
 /** Read a text file; a missing or unreadable file is a one-line error naming the flag. */
@@ -22,6 +22,8 @@ export async function readTextFile(path: string, flag: string): Promise<string> 
 export async function writePrivateFile(path: string, text: string, flag: string, overwrite: boolean): Promise<void> {
   try {
     await writeFile(path, text, { mode: 0o600, flag: overwrite ? 'w' : 'wx' });
+    // `mode` applies only when the file is created: a replaced file keeps its old permissions.
+    await chmod(path, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new CliError('FILE_EXISTS', `${flag} ${path} already exists`, 'choose another path, or pass --force to replace it');

@@ -25,6 +25,8 @@ export type WraithErrorCode =
   | 'SCAN_WORKER_FAILED'
   | 'CHAIN_RPC_FAILED'
   | 'INSUFFICIENT_GAS'
+  | 'TRANSACTION_REVERTED'
+  | 'PAYMENT_NOT_ANNOUNCED'
   | 'SUI_TRANSACTION_FAILED';
 
 /** One problem with one input field. */

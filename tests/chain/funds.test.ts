@@ -10,8 +10,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStealthPayment, generateKeys, InvalidArgumentError, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
 import {
+  announceParameters,
   chainAnnouncementPages,
   InsufficientGasError,
+  PaymentNotAnnouncedError,
   estimateWithdrawal,
   payStealth,
   stealthBalances,
@@ -123,7 +125,7 @@ describe('pay, see, withdraw on anvil', () => {
     expect(gasError.available).toBe(0n);
     expect(gasError.required).toBeGreaterThan(0n);
     expect(gasError.message).toContain(`Send at least ${gasError.required} wei`);
-    expect(gasError.message).not.toContain(discovery.stealthSecretKey!.toString());
+    expect(gasError.message).not.toContain(bytesHex(discovery.stealthSecretKey!).slice(2));
     // The estimate says the same before anyone signs.
     const estimated = await estimateWithdrawal({ client: chain.publicClient, from: stealth, to: freshAddress(), token }).catch((e: unknown) => e);
     expect(estimated).toBeInstanceOf(InsufficientGasError);
@@ -135,6 +137,23 @@ describe('pay, see, withdraw on anvil', () => {
     await expect(withdrawNative({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, to: freshAddress() })).rejects.toBeInstanceOf(InsufficientGasError);
   });
 
+  it('reports a payment whose announcement failed with its hash, so it can be announced again instead of paid twice', { timeout: 60_000 }, async () => {
+    const payment = createStealthPayment(recipient.metaAddress);
+    // An "announcer" without announce(): the transfer goes through, the announcement cannot.
+    const error = await payStealth({ wallet: chain.wallets[3]!, client: chain.publicClient, payment, asset: { type: 'native', value: parseEther('0.1') }, announcer: token }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentNotAnnouncedError);
+    const failed = error as PaymentNotAnnouncedError;
+    expect(failed.code).toBe('PAYMENT_NOT_ANNOUNCED');
+    expect(getAddress((await chain.publicClient.getTransaction({ hash: failed.paymentHash })).to!)).toBe(payment.stealthAddress);
+    expect(await balanceOf(payment.stealthAddress as Address)).toBe(parseEther('0.1'));
+    expect((await discover()).some((d) => d.stealthAddress === payment.stealthAddress)).toBe(false);
+    // Announced again with the same payment, the recipient finds it.
+    const hash = await chain.wallets[3]!.writeContract(announceParameters({ payment, note: { amount: parseEther('0.1'), txHash: failed.paymentHash, chainId: 31337n } }) as never);
+    await feeOf(hash);
+    const found = (await discover()).find((d) => d.stealthAddress === payment.stealthAddress);
+    expect(found?.note).toMatchObject({ amount: parseEther('0.1'), txHash: failed.paymentHash });
+  });
+
   it('refuses a native sweep to a contract (its gas is unknown, so 0 wei could not be guaranteed) unless a remainder is allowed', { timeout: 60_000 }, async () => {
     const payment = createStealthPayment(recipient.metaAddress);
     await payStealth({ wallet: chain.wallets[2]!, client: chain.publicClient, payment, asset: { type: 'native', value: parseEther('0.2') } });
@@ -143,6 +162,15 @@ describe('pay, see, withdraw on anvil', () => {
     expect(refused).toBeInstanceOf(InvalidArgumentError);
     expect((refused as InvalidArgumentError).message).toContain('is a contract');
     expect(await balanceOf(discovery.stealthAddress as Address)).toBe(parseEther('0.2'));
+    // Allowed, to a contract that takes ether (its code: STOP): all but the unused part of the fee's bound arrives.
+    const wallet = freshAddress();
+    await chain.publicClient.request({ method: 'anvil_setCode', params: [wallet, '0x00'] } as never);
+    const out = await withdrawNative({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, to: wallet, allowRemainder: true });
+    const paid = await feeOf(out.hash);
+    expect(paid).toBeLessThanOrEqual(out.fee);
+    expect(await balanceOf(wallet)).toBe(out.amount);
+    expect(out.amount + out.fee).toBe(parseEther('0.2'));
+    expect(await balanceOf(discovery.stealthAddress as Address)).toBe(out.fee - paid);
   });
 
   it('checks its inputs before touching the chain', async () => {

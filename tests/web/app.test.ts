@@ -128,8 +128,11 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     // After a reload the key is derived again from the announcement, identically.
     await alice.reload();
     await unlock(alice);
+    const pagesBefore = h.requests.filter((r) => r.url.includes('/api/v1/registry/announcements')).length;
     await alice.getByTestId('discovery').getByRole('button', { name: 'Reveal spending key' }).click();
     expect(await alice.getByTestId('spending-key').textContent()).toBe(stealthKey);
+    // From the announcement the scan saved in this browser: the server is not asked which one is ours.
+    expect(h.requests.filter((r) => r.url.includes('/api/v1/registry/announcements')).length).toBe(pagesBefore);
 
     // No request from any page carried a secret: the recipient's keys (from the backup file) or the payment's key.
     const keys = await openKeys(envelope, PASSWORD);

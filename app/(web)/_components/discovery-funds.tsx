@@ -57,11 +57,11 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
     try {
       const txHash = discovery.note?.txHash as Hash | null | undefined;
       const received = txHash && !otherChain ? await receivedAssets(client, txHash, address).catch(() => []) : [];
-      const tokenList = [...new Set([...received.flatMap((r) => (r.type === 'erc20' ? [r.token] : [])), ...extraKey.split(',').filter(Boolean)].map((t) => getAddress(t)))];
-      const [[balance], infos] = await Promise.all([
-        stealthBalances({ client, addresses: [address], tokens: tokenList }),
-        Promise.all(tokenList.map((token) => readTokenInfo(client, token))),
-      ]);
+      const candidates = [...new Set([...received.flatMap((r) => (r.type === 'erc20' ? [r.token] : [])), ...extraKey.split(',').filter(Boolean)].map((t) => getAddress(t)))];
+      // An address that is not a token (typed by mistake, or a contract the payment's logs named)
+      // is left out rather than failing every balance of this payment.
+      const infos = (await Promise.allSettled(candidates.map((token) => readTokenInfo(client, token)))).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const [balance] = await stealthBalances({ client, addresses: [address], tokens: infos.map((info) => info.address) });
       const tokens = balance!.tokens.map((t, i) => ({ info: infos[i]!, balance: t.balance }));
       setFunds({ native: balance!.native, tokens, received });
       // Tokens first: their gas is paid from the native balance.

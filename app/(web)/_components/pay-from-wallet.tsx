@@ -7,7 +7,7 @@
  * amount, the transfer's hash and the chain.
  */
 import type { StealthPayment } from '@wraith-pq/sdk';
-import { payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
+import { announceParameters, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
 import { useId, useState, type FormEvent } from 'react';
 import { formatAmount, parseAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
@@ -19,6 +19,8 @@ import { Notice } from './notice';
 const DEFAULT_TOP_UP = '0.005';
 
 type Paid = PayStealthReturnType & { summary: string };
+/** Paid, but the announcement failed: the recipient cannot find the money until it is announced. */
+type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string };
 
 export type PayFromWalletProps = {
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
@@ -36,6 +38,7 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; afterWallet: boolean } | null>(null);
   const [paid, setPaid] = useState<Paid | null>(null);
+  const [unannounced, setUnannounced] = useState<Unannounced | null>(null);
   const symbol = connection.chain.nativeCurrency.symbol;
 
   async function onSubmit(event: FormEvent) {
@@ -58,14 +61,61 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
         summary = `${formatAmount(value, info.decimals, info.symbol)}${gasTopUp > 0n ? ` and ${formatAmount(gasTopUp, 18, symbol)} for gas` : ''}`;
       }
       afterWallet = true;
-      const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
-      setPaid({ ...result, summary });
-      onPaid?.();
+      try {
+        const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
+        setPaid({ ...result, summary });
+        onPaid?.();
+      } catch (cause) {
+        if (cause instanceof PaymentNotAnnouncedError) {
+          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: chosen.type === 'native' ? chosen.value : chosen.amount, summary });
+        }
+        throw cause;
+      }
     } catch (cause) {
-      setError({ message: errorMessage(cause), afterWallet });
+      // Paid but not announced: say why the announcement failed (the notice above says the rest).
+      if (cause instanceof PaymentNotAnnouncedError) setError({ message: errorMessage(cause.cause), afterWallet: false });
+      else setError({ message: errorMessage(cause), afterWallet });
     } finally {
       setBusy(false);
     }
+  }
+
+  /** The same payment's announcement, sent again from the wallet, with the note the first try would have sealed. */
+  async function announceAgain() {
+    if (!unannounced) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const note = { amount: unannounced.amount, txHash: unannounced.paymentHash, chainId: BigInt(connection.chain.id) };
+      const announcementHash = await connection.wallet.writeContract({
+        account: connection.wallet.account,
+        chain: connection.wallet.chain,
+        ...announceParameters({ payment, note }),
+      });
+      const receipt = await connection.client.waitForTransactionReceipt({ hash: announcementHash });
+      if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} reverted.`);
+      setPaid({ paymentHash: unannounced.paymentHash, topUpHash: unannounced.topUpHash, announcementHash, summary: unannounced.summary });
+      setUnannounced(null);
+      onPaid?.();
+    } catch (cause) {
+      setError({ message: errorMessage(cause), afterWallet: false });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (unannounced) {
+    return (
+      <div data-testid="unannounced">
+        <Notice kind="error">
+          The payment <code>{unannounced.paymentHash}</code> was sent, but its announcement was not made{error ? `: ${error.message}` : '.'} Do not pay
+          again: the recipient finds this payment once it is announced.
+        </Notice>
+        <button type="button" onClick={announceAgain} disabled={busy}>
+          {busy ? 'Announcing…' : 'Announce it on chain'}
+        </button>
+      </div>
+    );
   }
 
   if (paid) {

@@ -7,7 +7,7 @@
  * for. With a wallet chosen for chain reads, each payment shows its balances and a withdrawal
  * (discovery-funds.tsx), signed here with the payment's one-time key.
  */
-import { bytesToHex, createScanner } from '@wraith-pq/sdk';
+import { bytesToHex, createScanner, hexToBytes } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Address } from 'viem';
@@ -306,15 +306,21 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
 }
 
 /**
- * Derive a payment's spending key again from its announcement (after a reload, say). The whole
- * registry page the scan read is fetched again (often from the HTTP cache: full pages are
- * immutable), not the one announcement: asking for a single id would tell the server which
- * payment is this user's.
+ * Derive a payment's spending key again from its announcement (after a reload, say), from the
+ * ciphertext the scan saved in this browser: nothing is asked of the server, which would learn
+ * which announcement is this user's just before a withdrawal from it shows on chain. Scans saved
+ * before the ciphertext was kept fall back to fetching the whole registry page the scan read,
+ * never the one announcement.
  */
-async function spendingKeyOf(keys: UnlockedKeys, announcementId: number): Promise<Uint8Array> {
-  const afterId = Math.floor((announcementId - 1) / PAGE_SIZE) * PAGE_SIZE;
-  const announcement = (await announcementPage(afterId, PAGE_SIZE)).find((a) => a.id === announcementId);
-  if (announcement?.id !== announcementId) throw new Error('The announcement is no longer in the registry.');
+async function spendingKeyOf(keys: UnlockedKeys, discovery: SavedDiscovery): Promise<Uint8Array> {
+  let announcement: { ephemeralKey: Uint8Array; viewTag: number } | undefined;
+  if (discovery.ephemeralKey !== undefined && discovery.viewTag !== undefined) {
+    announcement = { ephemeralKey: hexToBytes(discovery.ephemeralKey), viewTag: discovery.viewTag };
+  } else {
+    const afterId = Math.floor((discovery.id - 1) / PAGE_SIZE) * PAGE_SIZE;
+    announcement = (await announcementPage(afterId, PAGE_SIZE)).find((a) => a.id === discovery.id);
+    if (announcement === undefined) throw new Error('The announcement is no longer in the registry.');
+  }
   // One announcement on the main thread: the TypeScript kernel (WebAssembly is for the worker only, see next.config.mjs).
   const [found] = createScanner(keys, { kernel: 'typescript' }).scan([announcement]).discoveries;
   if (!found?.stealthSecretKey) throw new Error('This announcement is not for these keys.');
@@ -340,7 +346,7 @@ function DiscoveryItem({ discovery, keys, known, reader, extraTokens, destinatio
     setBusy(true);
     setError(null);
     try {
-      setSecret(`0x${bytesToHex(known ?? (await spendingKeyOf(keys, discovery.id)))}`);
+      setSecret(`0x${bytesToHex(known ?? (await spendingKeyOf(keys, discovery)))}`);
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -396,7 +402,7 @@ function DiscoveryItem({ discovery, keys, known, reader, extraTokens, destinatio
           discovery={discovery}
           reader={reader}
           extraTokens={extraTokens}
-          secretKey={async () => known ?? (await spendingKeyOf(keys, discovery.id))}
+          secretKey={async () => known ?? (await spendingKeyOf(keys, discovery))}
           destinations={destinations}
           onWithdrawn={onWithdrawn}
         />

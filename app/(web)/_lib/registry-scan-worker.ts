@@ -9,7 +9,7 @@
  * the WebAssembly kernel needs a few milliseconds per thousand: one thread keeps up with the
  * network, as `scanRegistry` does in Node.
  */
-import { createScanner, effectiveKernel, scanRegistry } from '@wraith-pq/sdk';
+import { bytesToHex, createScanner, effectiveKernel, scanRegistry } from '@wraith-pq/sdk';
 import { errorMessage } from './error-message';
 import { registryPages } from './registry-source';
 import type { RegistryScanEvent, RegistryScanRequest } from './registry-scan-protocol';
@@ -50,6 +50,8 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
           chain: a.chain ?? null,
           txHash: a.txHash ?? null,
           timestamp: a.timestamp,
+          ephemeralKey: bytesToHex(a.ephemeralKey),
+          viewTag: a.viewTag,
           note: d.note ? { amount: d.note.amount?.toString() ?? null, txHash: d.note.txHash, chainId: d.note.chainId?.toString() ?? null } : null,
         };
       });

@@ -1,8 +1,8 @@
 /**
  * What a scan leaves behind in this browser, per key: the resume cursor (the id of the last
  * announcement scanned, as `scanRegistry` reports it) and the payments found so far: addresses,
- * announcement fields and the opened notes, never a key. A payment's spending key is derived
- * again from the announcement when the user asks for it.
+ * announcement fields (the ciphertext among them) and the opened notes, never a key. A payment's
+ * spending key is derived again from the saved announcement when the user asks for it.
  * @module
  */
 
@@ -23,6 +23,12 @@ export type SavedDiscovery = {
   txHash: string | null;
   /** Unix seconds of the announcement. */
   timestamp: number;
+  /**
+   * The announcement's ciphertext (hex) and view tag: public, kept so the spending key can be
+   * derived again here without asking the server for anything (absent in scans saved before).
+   */
+  ephemeralKey?: string;
+  viewTag?: number;
   /** The opened note; null when the announcement had none or it did not open (absent in scans saved before notes). */
   note?: SavedNote | null;
 };

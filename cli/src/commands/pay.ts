@@ -133,6 +133,11 @@ export async function payCommand(argv: string[]): Promise<void> {
   let paymentHash: Hex | null = null;
   let announcementHash: Hex;
   if (values.payment === undefined) {
+    // The payment is kept before money moves: should the announcement fail after the transfer, the
+    // recipient could never find the funds, and this file is what announces them again.
+    const kept = values.save ?? `wraith-payment-${payment.stealthAddress}.json`;
+    if (values.save === undefined) await savePaymentFile(kept, payment, false);
+    info(`payment kept in ${kept}; if the announcement fails: wraith pay --payment ${kept} --announce chain --rpc <url>`);
     ({ paymentHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset: { type: 'native', value: amount! } }));
   } else {
     const note: PaymentNoteInput = { chainId: chainId ?? BigInt(chain.id), ...(txHash === undefined ? {} : { txHash }), ...(amount === undefined ? {} : { amount }) };

@@ -95,7 +95,7 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   const chainId = BigInt(await client.getChainId());
   const mined = async (hash: Hash, what: string) => {
     const receipt = await client.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new InvalidArgumentError('asset', `the ${what} transaction ${hash} reverted`);
+    if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
     return hash;
   };
   let paymentHash: Hash;
@@ -111,18 +111,44 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
       'token transfer',
     );
-    if (asset.gasTopUp !== undefined && asset.gasTopUp > 0n) {
-      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: asset.gasTopUp }), 'gas top-up');
-    }
   } else {
     throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
   }
-  const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
-  const announcementHash = await mined(
-    await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, schemeId }) }),
-    'announcement',
-  );
-  return { paymentHash, topUpHash, announcementHash };
+  // From here the money has moved: whatever fails, the caller must learn the payment's hash, and
+  // that the recipient cannot find it until it is announced.
+  try {
+    if (asset.type === 'erc20' && asset.gasTopUp !== undefined && asset.gasTopUp > 0n) {
+      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: asset.gasTopUp }), 'gas top-up');
+    }
+    const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
+    const announcementHash = await mined(
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, schemeId }) }),
+      'announcement',
+    );
+    return { paymentHash, topUpHash, announcementHash };
+  } catch (cause) {
+    throw new PaymentNotAnnouncedError(paymentHash, topUpHash, cause);
+  }
+}
+
+/**
+ * The payment went out but its announcement did not (a rejected confirmation, a revert, a lost
+ * connection): until it is announced, the recipient cannot find the money. Announce it again with
+ * {@link announceParameters} and the same payment (keep the payment until then).
+ */
+export class PaymentNotAnnouncedError extends WraithError {
+  override name = 'PaymentNotAnnouncedError';
+  readonly paymentHash: Hash;
+  readonly topUpHash: Hash | null;
+
+  constructor(paymentHash: Hash, topUpHash: Hash | null, cause: unknown) {
+    super('PAYMENT_NOT_ANNOUNCED', `The payment ${paymentHash} was sent, but its announcement was not made.`, {
+      hint: 'The recipient cannot find it until it is announced: announce the same payment again (announceParameters) and keep the payment until then.',
+      cause,
+    });
+    this.paymentHash = paymentHash;
+    this.topUpHash = topUpHash;
+  }
 }
 
 function positive(value: unknown, path: string): bigint {
@@ -161,13 +187,15 @@ export async function stealthBalances(parameters: StealthBalancesParameters): Pr
   const { client, tokens = [] } = parameters;
   const addresses = (parameters.addresses ?? []).map((a, i) => parseAddress(a, `addresses[${i}]`));
   const tokenList = tokens.map((t, i) => parseAddress(t, `tokens[${i}]`));
-  const natives = Promise.all(addresses.map((address) => client.getBalance({ address })));
   const calls = addresses.flatMap((address) => tokenList.map((token) => ({ address: token, abi: erc20Abi, functionName: 'balanceOf' as const, args: [address] as const })));
-  let tokenBalances: bigint[];
-  if (calls.length === 0) tokenBalances = [];
-  else if (client.chain?.contracts?.multicall3 !== undefined) tokenBalances = await client.multicall({ contracts: calls, allowFailure: false });
-  else tokenBalances = await Promise.all(calls.map((call) => client.readContract(call)));
-  const native = await natives;
+  const tokenReads: Promise<bigint[]> =
+    calls.length === 0
+      ? Promise.resolve([])
+      : client.chain?.contracts?.multicall3 !== undefined
+        ? client.multicall({ contracts: calls, allowFailure: false })
+        : Promise.all(calls.map((call) => client.readContract(call)));
+  // Awaited together: whichever fails first is the error, and the other's failure is not left unhandled.
+  const [native, tokenBalances] = await Promise.all([Promise.all(addresses.map((address) => client.getBalance({ address }))), tokenReads]);
   return addresses.map((address, i) => ({
     address,
     native: native[i]!,
@@ -327,7 +355,8 @@ async function planWithdrawal(client: PublicClient, from: Address, to: Address, 
   const [balance, fees] = await Promise.all([client.getBalance({ address: from }), priceOf(client)]);
   const gas = hasCode ? await client.estimateGas({ account: from, to, value: 1n }) : TRANSFER_GAS;
   const fee = gas * fees.price;
-  if (balance <= fee) throw new InsufficientGasError(from, fee, balance, 'a withdrawal of its native balance');
+  // Something must be left to send once the fee is paid: one wei more than the fee at least.
+  if (balance <= fee) throw new InsufficientGasError(from, fee + 1n, balance, 'a withdrawal of its native balance');
   return { amount: balance - fee, fee, transaction: { to, value: balance - fee, gas, ...fees.fields } };
 }
 

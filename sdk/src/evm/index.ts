@@ -42,6 +42,7 @@ export {
   withdrawNative,
   withdrawToken,
   InsufficientGasError,
+  PaymentNotAnnouncedError,
   type PaymentAsset,
   type EstimateWithdrawalParameters,
   type EstimateWithdrawalReturnType,
