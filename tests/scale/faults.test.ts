@@ -81,22 +81,40 @@ describe.skipIf(!available)(`faults on two instances sharing PostgreSQL${availab
 
   it('on SIGTERM finishes the requests in flight, closes the registry pool and exits 0', async () => {
     const leaving = await stack.addServer({ LOG_LEVEL: 'info' });
-    // Bodies that arrive slowly: the requests are surely in flight when SIGTERM comes.
-    const slowBody = (i: number) =>
-      new ReadableStream<Uint8Array>({
-        async start(controller) {
-          const text = JSON.stringify(announcementBody(`0xterm${i}`));
-          controller.enqueue(new TextEncoder().encode(text.slice(0, 10)));
-          await sleep(600);
+    // Each body sends its first bytes, then holds the rest until SIGTERM has been sent: the
+    // requests are surely in flight when it comes. SIGTERM waits until every body has started
+    // (the connection is up and the headers are out) and then a little longer, so that a busy
+    // machine has read the headers before the signal, whatever its load.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const started: Promise<void>[] = [];
+    const slowBody = (i: number) => {
+      const text = JSON.stringify(announcementBody(`0xterm${i}`));
+      let markStarted!: () => void;
+      started.push(new Promise<void>((resolve) => (markStarted = resolve)));
+      let sent = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (sent === 0) {
+            controller.enqueue(new TextEncoder().encode(text.slice(0, 10)));
+            sent = 1;
+            markStarted();
+            return;
+          }
+          await released;
           controller.enqueue(new TextEncoder().encode(text.slice(10)));
           controller.close();
         },
-      });
+      }, { highWaterMark: 0 }); // pulled only when fetch reads it, not at construction
+    };
     const inFlight = Array.from({ length: 12 }, (_, i) =>
       http(leaving, '/api/v1/registry/announcements', { method: 'POST', body: slowBody(i), headers: { 'content-type': 'application/json' } }),
     );
-    await sleep(250);
+    await Promise.all(started);
+    await sleep(500);
     const exit = leaving.stop('SIGTERM');
+    await sleep(300);
+    release();
     const responses = await Promise.all(inFlight);
     expect(await exit).toEqual({ code: 0, signal: null });
     expect(responses.map((r) => r.status)).toEqual(Array(12).fill(201));
