@@ -4,7 +4,7 @@
  * wire, framework-level errors, page headers and a refused configuration.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, http, logLines, spawnServer, startServer, type RunningServer } from '../helpers/server.ts';
+import { freePort, http, logLines, spawnServer, startServer, waitForLog, type RunningServer } from '../helpers/server.ts';
 
 function randomHex(bytes: number): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
@@ -60,8 +60,8 @@ describe('the log of the running server', () => {
       const response = await http(server, '/api/v1/stealth/scan', { body });
       expect(response.text).not.toContain(keys.spending_sk);
     }
-    await http(server, `/api/v1/stealth/scan/${keys.spending_sk}`); // a key pasted into a URL
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await http(server, `/api/v1/stealth/scan/${keys.spending_sk}`, { headers: { 'x-request-id': 'pasted-key' } }); // a key pasted into a URL
+    await waitForLog(server, (line) => line.request_id === 'pasted-key');
     const log = server.log();
     expect(log).toContain('/api/v1/stealth/scan');
     for (const secret of [keys.spending_sk, keys.viewing_sk.slice(0, 64), keys.viewing_sk.slice(-64)]) expect(log).not.toContain(secret);
@@ -69,7 +69,7 @@ describe('the log of the running server', () => {
 
   it('has one JSON line per request with request id, method, route, status and duration', async () => {
     await http(server, '/api/v1/registry/stats', { headers: { 'x-request-id': 'blackbox-1' } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitForLog(server, (line) => line.request_id === 'blackbox-1');
     const lines = logLines(server).filter((line) => line.request_id === 'blackbox-1');
     expect(lines).toEqual([
       expect.objectContaining({ msg: 'request', method: 'GET', route: '/api/v1/registry/stats', status: 200, duration_ms: expect.any(Number) }),
