@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, openKeys } from '@wraith-pq/sdk';
 import { DEV_KEYS, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
-import { ERROR_LINE, jsonLines, requireCliBuild, runCli, type CliRun } from './run-cli.ts';
+import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
 
 const PASSWORD = 'chain-test-password';
 const SENDER_KEY = DEV_KEYS[1]!;
@@ -21,12 +21,7 @@ const keystore = join(dir.path, 'bob.json');
 const cursorFile = join(dir.path, 'chain-cursor.json');
 let chain: AnnouncerChain;
 let metaAddress: string;
-const runs: CliRun[] = [];
-const cli = async (args: string[], env: Record<string, string> = {}) => {
-  const run = await runCli(args, { env: { WRAITH_PASSWORD: PASSWORD, ...env }, cwd: dir.path });
-  runs.push(run);
-  return run;
-};
+const { cli, runs } = recordingCli(dir.path, { WRAITH_PASSWORD: PASSWORD });
 
 beforeAll(async () => {
   requireCliBuild();

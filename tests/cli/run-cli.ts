@@ -48,3 +48,17 @@ export function jsonLines(stdout: string): Record<string, any>[] {
 
 /** The one-line error format: `wraith: CODE: message — what to do`. */
 export const ERROR_LINE = /^wraith: [A-Z_]+: [^\n]+ — [^\n]+\n$/;
+
+/**
+ * `runCli` in `cwd` with `env` (plus what each call adds) that keeps every run, so a test can
+ * check at the end that no run printed a secret.
+ */
+export function recordingCli(cwd: string, env: Record<string, string>): { cli: (args: string[], extra?: Record<string, string>) => Promise<CliRun>; runs: CliRun[] } {
+  const runs: CliRun[] = [];
+  const cli = async (args: string[], extra: Record<string, string> = {}) => {
+    const run = await runCli(args, { env: { ...env, ...extra }, cwd });
+    runs.push(run);
+    return run;
+  };
+  return { cli, runs };
+}

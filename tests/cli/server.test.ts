@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, createClient, createStealthPayment, generateKeys, openKeys, announcementForPayment } from '@wraith-pq/sdk';
 import { startEnsChain, type EnsChain } from '../helpers/ens-anvil.ts';
 import { startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
-import { ERROR_LINE, jsonLines, requireCliBuild, runCli, type CliRun } from './run-cli.ts';
+import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
 
 const PASSWORD = 'server-test-password-42';
 const dir = temporaryDirectory('wraith-cli-server-');
@@ -21,12 +21,7 @@ const keystore = join(dir.path, 'alice.json');
 let chain: EnsChain;
 let server: RunningServer;
 let metaAddress: string;
-const runs: CliRun[] = [];
-const cli = async (args: string[], env: Record<string, string> = {}) => {
-  const run = await runCli(args, { env: { WRAITH_PASSWORD: PASSWORD, ...env }, cwd: dir.path });
-  runs.push(run);
-  return run;
-};
+const { cli, runs } = recordingCli(dir.path, { WRAITH_PASSWORD: PASSWORD });
 const txHash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
 beforeAll(async () => {
