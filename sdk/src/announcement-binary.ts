@@ -23,7 +23,7 @@
  * @module
  */
 import type { Announcement } from './announcement.ts';
-import { toChecksumAddress } from './address.ts';
+import { checksumAddressOfBytes } from './address.ts';
 import { bytesToHex, hexToBytes } from './bytes.ts';
 import { InvalidAnnouncementError } from './errors.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
@@ -119,6 +119,34 @@ export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncem
   return at === bound ? out : out.subarray(0, at);
 }
 
+/**
+ * A u64 little-endian as a number, from two u32 halves (no BigInt per row). Beyond 2^53 it is
+ * not exact and fails the caller's `Number.isSafeInteger` check.
+ */
+function readUint64(view: DataView, at: number): number {
+  return view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
+}
+
+/** Character codes of a short text field, reused (`fromCharCode.apply` takes a plain array fastest). */
+const textCodes: number[] = [];
+const ASCII_FAST_PATH_BYTES = 256;
+
+/**
+ * A short all-ASCII text field (tx hashes, amounts, chain ids) as a string, or null for anything
+ * else, which goes to `TextDecoder`. Browsers' `TextDecoder` costs about a microsecond a call,
+ * several times this, and a page has a text field or three in every record.
+ */
+function asciiText(bytes: Uint8Array, start: number, length: number): string | null {
+  if (length > ASCII_FAST_PATH_BYTES) return null;
+  textCodes.length = length;
+  for (let i = 0; i < length; i++) {
+    const byte = bytes[start + i]!;
+    if (byte >= 0x80) return null;
+    textCodes[i] = byte;
+  }
+  return String.fromCharCode.apply(null, textCodes);
+}
+
 /** Room a text field may need: its length prefix and at most 3 UTF-8 bytes per UTF-16 unit. */
 function textBound(text: string | null | undefined): number {
   return text == null ? 0 : 2 + Math.min(3 * text.length, MAX_TEXT_BYTES);
@@ -163,19 +191,22 @@ export function decodeAnnouncementPage(bytes: Uint8Array): RegistryAnnouncement[
     need(2);
     const length = view.getUint16(at, true);
     need(2 + length);
-    let value = '';
-    try {
-      value = decoder.decode(bytes.subarray(at + 2, at + 2 + length));
-    } catch {
-      fail('holds a text field that is not UTF-8');
+    const ascii = asciiText(bytes, at + 2, length);
+    let value = ascii ?? '';
+    if (ascii === null) {
+      try {
+        value = decoder.decode(bytes.subarray(at + 2, at + 2 + length));
+      } catch {
+        fail('holds a text field that is not UTF-8');
+      }
     }
     at += 2 + length;
     return value;
   };
   for (let i = 0; i < count; i++) {
     need(FIXED_RECORD_BYTES);
-    const id = Number(view.getBigUint64(at, true));
-    const timestamp = Number(view.getBigUint64(at + 8, true));
+    const id = readUint64(view, at);
+    const timestamp = readUint64(view, at + 8);
     if (!Number.isSafeInteger(id) || !Number.isSafeInteger(timestamp)) fail('holds an id or timestamp beyond 2^53');
     const viewTag = bytes[at + 16]!;
     const fields = bytes[at + 17]!;
@@ -202,14 +233,14 @@ export function decodeAnnouncementPage(bytes: Uint8Array): RegistryAnnouncement[
     let stealthAddress: string | null = null;
     if (fields & FIELD.stealthAddress) {
       need(ADDRESS_BYTES);
-      stealthAddress = toChecksumAddress(`0x${bytesToHex(bytes.subarray(at, at + ADDRESS_BYTES))}`);
+      stealthAddress = checksumAddressOfBytes(bytes, at);
       at += ADDRESS_BYTES;
     }
     let blockNumber: number | null = null;
     let logIndex: number | null = null;
     if (fields & FIELD.position) {
       need(POSITION_BYTES);
-      blockNumber = Number(view.getBigUint64(at, true));
+      blockNumber = readUint64(view, at);
       if (!Number.isSafeInteger(blockNumber)) fail('holds a block number beyond 2^53');
       logIndex = view.getUint32(at + 8, true);
       at += POSITION_BYTES;

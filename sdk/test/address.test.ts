@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { checksumAddressOfBytes } from '../src/address.ts';
 import { bytesToHex, toChecksumAddress } from '../src/index.ts';
 
 /** EIP-55 as its text defines it, on the generic hash object. */
@@ -32,6 +33,17 @@ describe('toChecksumAddress (EIP-55)', () => {
       const address = bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(20)));
       expect(toChecksumAddress(address)).toBe(reference(address));
     }
+  });
+
+  it('gives the same from 20 raw bytes at any offset (binary pages), alternating with hex input', () => {
+    for (let i = 0; i < 300; i++) {
+      const buffer = globalThis.crypto.getRandomValues(new Uint8Array(64));
+      const offset = i % 45;
+      const address = bytesToHex(buffer.subarray(offset, offset + 20));
+      expect(checksumAddressOfBytes(buffer, offset)).toBe(reference(address));
+      expect(toChecksumAddress(address)).toBe(reference(address));
+    }
+    for (const offset of [-1, 45, 1.5]) expect(() => checksumAddressOfBytes(new Uint8Array(64), offset)).toThrow(RangeError);
   });
 
   it('refuses anything that is not 40 hex digits', () => {

@@ -162,6 +162,24 @@ describe('binary announcement pages', () => {
     for (const bytes of bad) expect(() => decodeAnnouncementPage(bytes)).toThrow(InvalidAnnouncementError);
   });
 
+  it('read text fields of any length and script, and refuse one that is not UTF-8 or an id beyond 2^53', () => {
+    const texts = ['', '0x' + 'ab'.repeat(32), 'eip155:1', 'a'.repeat(256), 'a'.repeat(257), 'a'.repeat(255) + 'é', '\u007f\u0000x', '😀'.repeat(100)];
+    const page = encodeAnnouncementPage(texts.map((chain, i) => ({ ...rows[0]!, id: i + 1, chain })));
+    expect(decodeAnnouncementPage(page).map((a) => a.chain)).toEqual(texts);
+
+    const one = encodeAnnouncementPage([{ ...rows[0]!, txHash: '0xé' }]); // bytes 30 78 c3 a9
+    const at = one.findIndex((_, i) => one[i] === 0x30 && one[i + 1] === 0x78 && one[i + 2] === 0xc3 && one[i + 3] === 0xa9) + 2;
+    expect(at).toBeGreaterThan(8 + 18 + 1088);
+    for (const broken of [[0xc3, 0x28], [0xff, 0xa9], [0x80, 0xa9]]) {
+      const bytes = one.slice();
+      bytes.set(broken, at);
+      expect(() => decodeAnnouncementPage(bytes), String(broken)).toThrow('not UTF-8');
+    }
+    const beyond = encodeAnnouncementPage([rows[0]!]);
+    new DataView(beyond.buffer).setUint32(8 + 4, 2 ** 21, true); // id = 2^53 + the low word
+    expect(() => decodeAnnouncementPage(beyond)).toThrow('beyond 2^53');
+  });
+
   it('refuse a page cut anywhere inside a record with every field, and a metadata length running past the end', () => {
     const page = encodeAnnouncementPage([rows[1]!]);
     for (let n = 0; n < page.length; n++) expect(() => decodeAnnouncementPage(page.subarray(0, n))).toThrow(InvalidAnnouncementError);
