@@ -17,7 +17,7 @@ import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
-import { spawnRegistryScanWorker } from '../_lib/scan-worker';
+import { spareRegistryScanWorker } from '../_lib/scan-worker';
 import { PAGE_SIZE } from '../_lib/registry-source';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
 import { CopyButton } from './copy-button';
@@ -64,6 +64,18 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
   const badTokens = typedTokens.length - extraTokens.length;
 
+  /** The next scan's worker, loaded while the user reads the page (scan-worker.ts). */
+  const spareWorker = useRef<ReturnType<typeof spareRegistryScanWorker> | null>(null);
+  useEffect(() => {
+    const spare = spareRegistryScanWorker();
+    spareWorker.current = spare;
+    spare.prepare();
+    return () => {
+      spare.dispose();
+      if (spareWorker.current === spare) spareWorker.current = null;
+    };
+  }, []);
+
   useEffect(() => {
     const stats = new AbortController();
     registryStats(stats.signal)
@@ -86,7 +98,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         clearScan(keyId);
         setSaved(current);
       }
-      const worker = spawnRegistryScanWorker();
+      const spare = spareWorker.current;
+      const worker = spare?.take() ?? spareRegistryScanWorker().take();
       const events: RegistryScanEvent[] = [];
       let wake: (() => void) | null = null;
       worker.addEventListener('message', (event: MessageEvent<RegistryScanEvent>) => {
@@ -157,6 +170,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         }
       } finally {
         worker.terminate();
+        spare?.prepare(); // the next scan's worker (none once the page has gone: dispose ran)
         if (controller.current === abort) controller.current = null;
         setRun({ phase: 'idle' });
       }

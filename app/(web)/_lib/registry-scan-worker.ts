@@ -22,6 +22,10 @@ const scope = globalThis as unknown as WorkerScope;
 
 let running: AbortController | null = null;
 
+// Compile the WebAssembly kernel now: this worker is usually started before the user asks for a
+// scan (scan-worker.ts), so the compilation is done by the time keys arrive.
+effectiveKernel();
+
 scope.addEventListener('message', ({ data }) => {
   if (data.type === 'cancel') {
     running?.abort(new DOMException('Scan cancelled', 'AbortError'));
