@@ -7,10 +7,13 @@ import {
   bytesToHex,
   createScanner,
   createStealthPayment,
+  decodeAnnouncementPage,
+  encodeAnnouncementPage,
   generateKeys,
   referenceKernel,
   typescriptKernel,
   type AnnouncementRecord,
+  type RegistryAnnouncement,
 } from '../sdk/src/index.ts';
 import { createReencryptionCheck } from '../sdk/src/k-pke-reencryption-check.ts';
 import { wasmKernel, wasmKernelAvailable } from '../sdk/src/scan-kernel-wasm.ts';
@@ -76,5 +79,35 @@ export function benchSdk(): Measurement[] {
   ]);
   const decaps = rows.at(-1)!;
   printTable('SDK protocol core (one thread)', rows, decaps);
-  return rows;
+  return [...rows, ...benchPageDecode(keys)];
+}
+
+/**
+ * Decoding binary registry pages (what a streamed scan does to every page before scanning it)
+ * against scanning the decoded rows with the WASM kernel: HTTP-published rows (a tx hash) and
+ * chain events (tx hash, chain, sealed note, stealth address to checksum, block position).
+ */
+function benchPageDecode(keys: ReturnType<typeof generateKeys>): Measurement[] {
+  const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
+  const rows = (chain: boolean): RegistryAnnouncement[] =>
+    Array.from({ length: 5000 }, (_, j) => ({
+      id: j + 1,
+      timestamp: 1_700_000_000 + j,
+      viewTag: j & 0xff,
+      ephemeralKey: random(1088),
+      txHash: `0x${bytesToHex(random(32))}`,
+      ...(chain ? { chain: 'eip155:1', metadata: random(81), stealthAddress: `0x${bytesToHex(random(20))}`, blockNumber: 19_000_000 + j, logIndex: j % 200 } : {}),
+    }));
+  const httpPage = encodeAnnouncementPage(rows(false));
+  const chainPage = encodeAnnouncementPage(rows(true));
+  const scanner = createScanner(keys, { kernel: wasmKernel });
+  const decodedChain = decodeAnnouncementPage(chainPage);
+  const perPage = { opsPerCall: 5000, unit: 'ann/s' };
+  const measured = measureInterleaved([
+    { name: 'decode a binary page of HTTP rows (tx hash)', fn: () => decodeAnnouncementPage(httpPage), ...perPage },
+    { name: 'decode a binary page of chain events (checksummed stealth address, note, position)', fn: () => decodeAnnouncementPage(chainPage), ...perPage },
+    { name: 'WASM SIMD kernel scan of the decoded chain events (reference)', fn: () => scanner.scan(decodedChain), ...perPage },
+  ], { rounds: 5 });
+  printTable('Binary page decode (5,000 rows a page, one thread)', measured, measured.at(-1)!);
+  return measured;
 }
