@@ -4,7 +4,7 @@
  *
  * N announcements (default 200,000; SCAN_PAGE_N=1000000 for a million) are seeded into the real
  * server's SQLite registry (bench/seed-registry.ts: random foreign rows and 10 honest payments to
- * one recipient). The recipient's keystore is placed in the browser's storage, the keys unlocked
+ * one recipient; SCAN_PAGE_ROWS=chain stores them as chain events, with a stealth address each). The recipient's keystore is placed in the browser's storage, the keys unlocked
  * on the Scan page, and each round times, in Chromium, "Start scan" (or "Scan again from the
  * start") to "Scan complete", and in Node (a fresh process, bench/stream-client.ts with
  * STREAM_WORKERS=0) `scanRegistry(client.announcementPages, keys)` on one thread. Rounds alternate
@@ -53,7 +53,8 @@ export async function benchScanPage(): Promise<Measurement[]> {
   const dir = temporaryDirectory('wraith-scan-page-');
   const url = `file:${dir.path}/registry.db`;
   const seeded = performance.now();
-  const { keys, honest } = await seedRegistry(url, n);
+  const chainEvents = process.env.SCAN_PAGE_ROWS === 'chain';
+  const { keys, honest } = await seedRegistry(url, n, { chainEvents });
   console.log(`\nseeded ${n.toLocaleString()} announcements in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
   const envelope = await sealKeys(keys, PASSWORD, { iterations: 100_000 });
   const server = await startServer({ env: { REGISTRY_URL: url, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' } });
@@ -165,7 +166,7 @@ export async function benchScanPage(): Promise<Measurement[]> {
     const errors = await page.evaluate<string[] | null>('window.__pageErrors ?? null');
     if (errors) throw new Error(`the Scan page reported errors: ${errors.join('; ')}`);
     const ratio = median(pageSeconds) / median(nodeSeconds);
-    console.log(`\n## Scan page end to end: ${n.toLocaleString()} announcements, real server (SQLite), ${page.version} (no DevTools network recording)\n`);
+    console.log(`\n## Scan page end to end: ${n.toLocaleString()} announcements${chainEvents ? ' (chain events)' : ''}, real server (SQLite), ${page.version} (no DevTools network recording)\n`);
     console.log(`| round | Scan page | SDK in Node, one thread | page / Node | Chromium fetch alone, 1 / ${REQUESTS_IN_FLIGHT} at a time (reference) |\n|---|---:|---:|---:|---:|`);
     for (let round = 0; round < rounds; round++) {
       const first = round === 0 ? ' (page first, server just started)' : round % 2 === 0 ? ' (page first)' : ' (Node first)';
