@@ -95,9 +95,10 @@ describe('npm pack', () => {
 
   // 400 kB until issue 16 added the @wraith-pq/sdk/evm entry, sealed notes and their docs (407 kB then);
   // 440 kB until issue 18's pay/balances/withdraw and issue 19's scan-input reporting (447 kB then).
-  // The Sui entry of issue 18 (code, declarations, README section) took it to 473 kB.
-  it('stays small: under 480 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(480_000);
+  // The Sui entry of issue 18 (code, declarations, README section) took it to 473 kB, and issue 17's
+  // faster page decoding (raw-byte checksums, the ASCII text path, their docs) to 483 kB.
+  it('stays small: under 500 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(500_000);
   });
 });
 
