@@ -1,31 +1,72 @@
 /**
- * The Scan page's read-ahead over the registry (app/(web)/_lib/registry-source.ts): several
- * requests in flight with predicted cursors must still hand the scanner every row after the
- * cursor exactly once, in order, whatever gaps the ids have (rows removed by reorganisations).
+ * The Scan page's walk over the registry (app/(web)/_lib/registry-source.ts): the page fetches
+ * binary pages, several requests in flight at predicted cursors, and hands them in order to the
+ * worker's queue, which decodes them. Together they must give the scanner every row after the
+ * cursor exactly once, in order, whatever gaps the ids have (rows removed by reorganisations),
+ * with no more pages waiting in the worker than allowed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RegistryAnnouncement } from '@wraith-pq/sdk';
-import { readAheadPages } from '../../app/(web)/_lib/registry-source.ts';
+import { decodeAnnouncementPage, encodeAnnouncementPage } from '@wraith-pq/sdk';
+import { pageQueue, pumpRegistryPages, type PageMessage } from '../../app/(web)/_lib/registry-source.ts';
 
-/** A registry holding `ids` (ascending), served the way the server pages it. */
-function registry(ids: number[]) {
+const CIPHERTEXT = new Uint8Array(1088);
+const later = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+
+/** A registry holding `ids` (ascending), serving binary pages the way the server does. */
+function registry(ids: number[], failFrom = Number.POSITIVE_INFINITY) {
   const requested: number[] = [];
   const fetchPage = async (afterId: number, limit: number) => {
     requested.push(afterId);
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 3)); // answers arrive out of order
-    return ids.filter((id) => id > afterId).slice(0, limit).map((id) => ({ id }) as RegistryAnnouncement);
+    await later(); // answers arrive out of order
+    if (afterId >= failFrom) throw new Error('The server could not be reached.');
+    const rows = ids.filter((id) => id > afterId).slice(0, limit);
+    const bytes = encodeAnnouncementPage(rows.map((id) => ({ id, timestamp: 0, viewTag: 0, ephemeralKey: CIPHERTEXT })));
+    return bytes.slice().buffer;
   };
   return { fetchPage, requested };
 }
 
-async function walk(fetchPage: Parameters<typeof readAheadPages>[0], afterId: number, pageSize: number, inFlight: number) {
+/**
+ * The page and its worker, as the Scan page wires them: messages cross asynchronously, the
+ * worker reports each page it takes and how far it has scanned.
+ */
+async function walk(fetchPage: (afterId: number, limit: number) => Promise<ArrayBuffer>, afterId: number, pageSize: number, inFlight: number, queued = 2) {
   const pages: number[][] = [];
-  for await (const page of readAheadPages(fetchPage, pageSize, inFlight)({ afterId })) pages.push(page.map((a) => a.id));
-  return pages;
+  let delivery = Promise.resolve(); // postMessage keeps the order of messages
+  let waiting = 0;
+  let mostWaiting = 0;
+  const queue = pageQueue(decodeAnnouncementPage, () => {
+    waiting--;
+    void later().then(() => pump.consumed());
+  });
+  const pump = pumpRegistryPages({
+    fetchPage,
+    send: (message: PageMessage) => {
+      if (message.type === 'page') mostWaiting = Math.max(mostWaiting, ++waiting);
+      delivery = delivery.then(later).then(() => queue.push(message));
+    },
+    fromCursor: afterId,
+    signal: new AbortController().signal,
+    describe: (cause) => (cause as Error).message,
+    pageSize,
+    inFlight,
+    queued,
+  });
+  try {
+    for await (const page of queue.source({ afterId })) {
+      pages.push(page.map((a) => a.id));
+      const cursor = page.at(-1)!.id;
+      void later().then(() => pump.seen(cursor));
+      await later(); // scanning takes a while
+    }
+  } finally {
+    await pump.done;
+  }
+  return { pages, mostWaiting };
 }
 
-describe('the Scan page reading the registry ahead', () => {
+describe('the Scan page walking the registry', () => {
   it('hands on every row after the cursor once and in order, with consecutive ids, gaps or both', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -33,49 +74,76 @@ describe('the Scan page reading the registry ahead', () => {
         fc.integer({ min: 0, max: 300 }),
         fc.integer({ min: 1, max: 9 }),
         fc.integer({ min: 1, max: 4 }),
-        async (steps, afterId, pageSize, inFlight) => {
+        fc.integer({ min: 1, max: 3 }),
+        async (steps, afterId, pageSize, inFlight, queued) => {
           const ids: number[] = [];
           for (const step of steps) ids.push((ids.at(-1) ?? 0) + step);
-          const pages = await walk(registry(ids).fetchPage, afterId, pageSize, inFlight);
+          const { pages, mostWaiting } = await walk(registry(ids).fetchPage, afterId, pageSize, inFlight, queued);
           expect(pages.flat()).toEqual(ids.filter((id) => id > afterId));
           expect(pages.every((page) => page.length > 0)).toBe(true);
+          expect(mostWaiting).toBeLessThanOrEqual(queued);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 
   it('keeps three requests in flight at predicted cursors over consecutive ids', async () => {
     const ids = Array.from({ length: 25 }, (_, i) => i + 1);
     const { fetchPage, requested } = registry(ids);
-    const pages = await walk(fetchPage, 0, 5, 3);
+    const { pages } = await walk(fetchPage, 0, 5, 3);
     expect(pages).toEqual([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]]);
     // Each full page's arrival sends the next request; the short sixth page ends the walk.
     expect(requested).toEqual([0, 5, 10, 15, 20, 25, 30, 35]);
   });
 
   it('catches up after a gap instead of re-reading it page by page', async () => {
-    const ids = [...Array.from({ length: 5 }, (_, i) => i + 1), ...Array.from({ length: 20 }, (_, i) => 1001 + i)];
+    const ids = [...Array.from({ length: 5 }, (_, i) => i + 1), ...Array.from({ length: 40 }, (_, i) => 1001 + i)];
     const { fetchPage, requested } = registry(ids);
-    expect((await walk(fetchPage, 0, 5, 3)).flat()).toEqual(ids);
-    // Cursors 0, 5 and 10 go out at once, and 15 when the first page arrives. Once the page after
-    // 5 shows the jump to 1001, every later cursor starts from the furthest id seen.
-    expect(requested.slice(0, 4)).toEqual([0, 5, 10, 15]);
-    expect(requested.slice(4).every((cursor) => cursor >= 1005)).toBe(true);
-    expect(requested.length).toBeLessThanOrEqual(10);
+    expect((await walk(fetchPage, 0, 5, 3)).pages.flat()).toEqual(ids);
+    // Cursors 0, 5 and 10 go out at once. Once the worker reports the jump to 1001, later
+    // cursors start from the furthest id it has scanned.
+    expect(requested.slice(0, 3)).toEqual([0, 5, 10]);
+    expect(requested.filter((cursor) => cursor < 1000).length).toBeLessThanOrEqual(8);
+    expect(requested.length).toBeLessThanOrEqual(20);
   });
 
-  it('passes a failed request on to the scan, which then stops (and resumes from its cursor later)', async () => {
-    const fetchPage = async (afterId: number, limit: number) => {
-      if (afterId >= 10) throw new Error('The server could not be reached.');
-      return Array.from({ length: limit }, (_, i) => ({ id: afterId + i + 1 }) as RegistryAnnouncement);
-    };
+  it('passes a failed request on to the scan, which stops after the pages before it (and resumes from its cursor later)', async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => i + 1);
     const seen: number[] = [];
     await expect(
       (async () => {
-        for await (const page of readAheadPages(fetchPage, 5, 3)({ afterId: 0 })) seen.push(...page.map((a) => a.id));
+        const queue = pageQueue(decodeAnnouncementPage, () => pump.consumed());
+        const pump = pumpRegistryPages({
+          fetchPage: registry(ids, 10).fetchPage,
+          send: (message) => queue.push(message),
+          fromCursor: 0,
+          signal: new AbortController().signal,
+          describe: (cause) => (cause as Error).message,
+          pageSize: 5,
+          inFlight: 3,
+        });
+        for await (const page of queue.source({ afterId: 0 })) seen.push(...page.map((a) => a.id));
       })(),
     ).rejects.toThrow('could not be reached');
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('stops fetching when the scan is cancelled', async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => i + 1);
+    const { fetchPage, requested } = registry(ids);
+    const cancel = new AbortController();
+    const sent: PageMessage[] = [];
+    const pump = pumpRegistryPages({ fetchPage, send: (m) => sent.push(m), fromCursor: 0, signal: cancel.signal, describe: String, pageSize: 5, inFlight: 3, queued: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Nothing was taken from the queue: two pages sent, then the walk waits.
+    expect(sent.map((m) => m.type)).toEqual(['page', 'page']);
+    cancel.abort();
+    await pump.done;
+    const before = requested.length;
+    pump.consumed();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(requested.length).toBe(before);
+    expect(sent).toHaveLength(2);
   });
 });

@@ -11,14 +11,14 @@ import { bytesToHex, createScanner, hexToBytes } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Address } from 'viem';
-import { announcementPage, registryStats } from '../_lib/api';
+import { announcementPage, announcementPageBytes, registryStats } from '../_lib/api';
 import type { ChainReader } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spareRegistryScanWorker } from '../_lib/scan-worker';
-import { PAGE_SIZE } from '../_lib/registry-source';
+import { PAGE_SIZE, pumpRegistryPages, type RegistryPump } from '../_lib/registry-source';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
 import { CopyButton } from './copy-button';
 import { Notice } from './notice';
@@ -102,7 +102,15 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
       const worker = spare?.take() ?? spareRegistryScanWorker().take();
       const events: RegistryScanEvent[] = [];
       let wake: (() => void) | null = null;
+      /** This page fetches the registry and hands the worker its pages (registry-source.ts). */
+      let pump: RegistryPump | null = null;
+      const stopPump = new AbortController();
       worker.addEventListener('message', (event: MessageEvent<RegistryScanEvent>) => {
+        if (event.data.type === 'consumed') {
+          pump?.consumed();
+          return;
+        }
+        if (event.data.type === 'batch') pump?.seen(event.data.cursor);
         events.push(event.data);
         wake?.();
       });
@@ -133,6 +141,13 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         registryStats(abort.signal)
           .then((stats) => setTotal((t) => Math.max(t ?? 0, stats.total_announcements)))
           .catch(() => {});
+        pump = pumpRegistryPages({
+          fetchPage: announcementPageBytes,
+          send: (message, transfer) => worker.postMessage(message satisfies RegistryScanRequest, transfer),
+          fromCursor: current.cursor,
+          signal: AbortSignal.any([abort.signal, stopPump.signal]),
+          describe: errorMessage,
+        });
         let found = 0;
         for (;;) {
           const event = await nextEvent();
@@ -144,6 +159,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           if (event.type === 'failed') throw new Error(event.message);
           if (event.type === 'cancelled') throw abort.signal.reason ?? new DOMException('Scan cancelled', 'AbortError');
           if (event.type === 'done') break;
+          if (event.type === 'consumed') continue; // handled by the listener
           for (const [id, secret] of event.secrets) secrets.current.set(id, secret);
           found += event.discoveries.length;
           current = { cursor: event.cursor, scanned: current.scanned + event.scanned, discoveries: [...current.discoveries, ...event.discoveries] };
@@ -169,6 +185,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           setMessage({ kind: 'error', text: `The scan stopped: ${errorMessage(cause)} Resume continues from the last saved point.` });
         }
       } finally {
+        stopPump.abort();
         worker.terminate();
         spare?.prepare(); // the next scan's worker (none once the page has gone: dispose ran)
         if (controller.current === abort) controller.current = null;

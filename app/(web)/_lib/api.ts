@@ -104,14 +104,22 @@ export function registryStats(signal?: AbortSignal): Promise<{ total_announcemen
   return json('/api/v1/registry/stats', signal ? { signal } : {});
 }
 
-/** One binary page of announcements with ids above `afterId` (ascending). */
-export async function announcementPage(afterId: number, limit: number, signal?: AbortSignal): Promise<RegistryAnnouncement[]> {
+/**
+ * A binary page of announcements with ids above `afterId` (ascending), as bytes: the Scan page
+ * hands them to its worker to decode (registry-source.ts). Not kept in the HTTP cache: a scan
+ * reads the registry once and then resumes from its cursor, and writing 1.1 kB per announcement
+ * into the disk cache slows the first scan.
+ */
+export async function announcementPageBytes(afterId: number, limit: number, signal?: AbortSignal): Promise<ArrayBuffer> {
   const response = await request(`/api/v1/registry/announcements?after_id=${afterId}&limit=${limit}`, {
     headers: { accept: 'application/octet-stream' },
-    // Not kept in the HTTP cache: a scan reads the registry once and then resumes from its
-    // cursor, and writing 1.1 kB per announcement into the disk cache slows the first scan.
     cache: 'no-store',
     ...(signal ? { signal } : {}),
   });
-  return decodeAnnouncementPage(new Uint8Array(await response.arrayBuffer()));
+  return response.arrayBuffer();
+}
+
+/** The same page, decoded. */
+export async function announcementPage(afterId: number, limit: number, signal?: AbortSignal): Promise<RegistryAnnouncement[]> {
+  return decodeAnnouncementPage(new Uint8Array(await announcementPageBytes(afterId, limit, signal)));
 }

@@ -1,19 +1,22 @@
 /**
  * Messages between the Scan page and its registry scan worker (registry-scan-worker.ts).
  *
- * The whole walk runs in that worker: fetching binary pages, decoding them and scanning them with
- * the SDK's kernel, as `scanRegistry` does in Node on one thread. The page only starts, cancels,
- * shows progress and keeps the cursor. Nothing here leaves the device: the keys go to a worker of
- * this page, as they would to the SDK's scan pool.
+ * The page fetches the registry's binary pages and transfers them in order (registry-source.ts);
+ * the worker decodes and scans them with the SDK's kernel, as `scanRegistry` does in Node. The
+ * page also starts, cancels, shows progress and keeps the cursor. Nothing here leaves the device:
+ * the keys go to a worker of this page, as they would to the SDK's scan pool.
  * @module
  */
 import type { EffectiveKernel } from '@wraith-pq/sdk';
+import type { PageMessage } from './registry-source';
 import type { SavedDiscovery } from './scan-state';
 import type { UnlockedKeys } from './unlocked-keys';
 
 export type RegistryScanRequest =
   | { type: 'start'; keys: Pick<UnlockedKeys, 'viewingSecretKey' | 'spendingPublicKey' | 'spendingSecretKey'>; fromCursor: number }
-  | { type: 'cancel' };
+  | { type: 'cancel' }
+  /** The registry's pages, in cursor order (the page fetches them; the worker decodes and scans). */
+  | PageMessage;
 
 export type RegistryScanEvent =
   | { type: 'ready'; kernel: EffectiveKernel }
@@ -29,6 +32,8 @@ export type RegistryScanEvent =
       /** Spending keys of the discoveries, by announcement id (memory only, never saved). */
       secrets: [number, Uint8Array][];
     }
+  /** The worker took a page off its queue (the page then sends another). */
+  | { type: 'consumed' }
   | { type: 'done' }
   | { type: 'cancelled' }
   | { type: 'failed'; message: string };

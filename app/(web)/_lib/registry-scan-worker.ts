@@ -1,17 +1,15 @@
 /**
- * The Scan page's worker: walks the registry from a cursor and scans every page on this thread,
- * posting one message per page (registry-scan-protocol.ts).
+ * The Scan page's worker: decodes and scans the registry pages the page sends it, in order
+ * (registry-source.ts), posting one message per page (registry-scan-protocol.ts).
  *
- * Why a worker does all of it (issue 17): on the page's main thread, receiving 1.1 MB per
- * thousand announcements, decoding them into objects and handing them to scan workers cost
- * several times the scan itself, and kept the page busy. Here the bytes of a page arrive in the
- * thread that scans them, are read in place (the ciphertexts stay views of the response) and
- * the WebAssembly kernel needs a few milliseconds per thousand: one thread keeps up with the
- * network, as `scanRegistry` does in Node.
+ * Why a worker (issue 17): on the page's main thread, decoding 1.1 MB per thousand announcements
+ * into objects and scanning them would keep the page busy. Here a page's bytes arrive
+ * transferred, are read in place (the ciphertexts stay views of them) and the WebAssembly kernel
+ * needs a few milliseconds per thousand, while the page's thread receives the next pages.
  */
-import { bytesToHex, createScanner, effectiveKernel, scanRegistry } from '@wraith-pq/sdk';
+import { bytesToHex, createScanner, decodeAnnouncementPage, effectiveKernel, scanRegistry } from '@wraith-pq/sdk';
 import { errorMessage } from './error-message';
-import { registryPages } from './registry-source';
+import { pageQueue } from './registry-source';
 import type { RegistryScanEvent, RegistryScanRequest } from './registry-scan-protocol';
 
 type WorkerScope = {
@@ -26,7 +24,14 @@ let running: AbortController | null = null;
 // scan (scan-worker.ts), so the compilation is done by the time keys arrive.
 effectiveKernel();
 
+/** This worker runs one scan: the pages of its walk, queued as they come. */
+const pages = pageQueue(decodeAnnouncementPage, () => scope.postMessage({ type: 'consumed' }));
+
 scope.addEventListener('message', ({ data }) => {
+  if (data.type === 'page' || data.type === 'end' || data.type === 'fetch-failed') {
+    pages.push(data);
+    return;
+  }
   if (data.type === 'cancel') {
     running?.abort(new DOMException('Scan cancelled', 'AbortError'));
     return;
@@ -41,7 +46,7 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
     // Fails here, before any request, if the keys are unusable.
     createScanner(keys);
     scope.postMessage({ type: 'ready', kernel: effectiveKernel() });
-    for await (const batch of scanRegistry(registryPages, keys, { fromCursor, signal: abort.signal })) {
+    for await (const batch of scanRegistry(pages.source, keys, { fromCursor, signal: abort.signal })) {
       const secrets: [number, Uint8Array][] = [];
       const discoveries = batch.discoveries.map((d) => {
         const a = d.announcement;
