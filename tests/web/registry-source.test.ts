@@ -6,7 +6,7 @@
  * with no more pages waiting in the worker than allowed.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeAnnouncementPage, encodeAnnouncementPage } from '@wraith-pq/sdk';
 import { pageQueue, pumpRegistryPages, type PageMessage } from '../../app/(web)/_lib/registry-source.ts';
 
@@ -40,6 +40,7 @@ async function walk(fetchPage: (afterId: number, limit: number) => Promise<Array
     waiting--;
     void later().then(() => pump.consumed());
   });
+  const stop = new AbortController();
   const pump = pumpRegistryPages({
     fetchPage,
     send: (message: PageMessage) => {
@@ -47,7 +48,7 @@ async function walk(fetchPage: (afterId: number, limit: number) => Promise<Array
       delivery = delivery.then(later).then(() => queue.push(message));
     },
     fromCursor: afterId,
-    signal: new AbortController().signal,
+    signal: stop.signal,
     describe: (cause) => (cause as Error).message,
     pageSize,
     inFlight,
@@ -61,6 +62,7 @@ async function walk(fetchPage: (afterId: number, limit: number) => Promise<Array
       await later(); // scanning takes a while
     }
   } finally {
+    stop.abort(); // as the Scan page does when a run ends, however it ends
     await pump.done;
   }
   return { pages, mostWaiting };
@@ -129,21 +131,48 @@ describe('the Scan page walking the registry', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
-  it('stops fetching when the scan is cancelled', async () => {
-    const ids = Array.from({ length: 1000 }, (_, i) => i + 1);
-    const { fetchPage, requested } = registry(ids);
+  it('stops fetching when the scan is cancelled, and aborts the requests in flight', async () => {
+    const served = registry(Array.from({ length: 1000 }, (_, i) => i + 1));
+    const requested: number[] = [];
+    const aborted: number[] = [];
+    // The first two pages come at once; later ones are still downloading when the scan is cancelled.
+    const fetchPage = (afterId: number, limit: number, signal: AbortSignal) => {
+      requested.push(afterId);
+      if (afterId < 10) return served.fetchPage(afterId, limit);
+      return new Promise<ArrayBuffer>((_, reject) =>
+        signal.addEventListener('abort', () => {
+          aborted.push(afterId);
+          reject(new DOMException('aborted', 'AbortError'));
+        }),
+      );
+    };
     const cancel = new AbortController();
     const sent: PageMessage[] = [];
     const pump = pumpRegistryPages({ fetchPage, send: (m) => sent.push(m), fromCursor: 0, signal: cancel.signal, describe: String, pageSize: 5, inFlight: 3, queued: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    // Nothing was taken from the queue: two pages sent, then the walk waits.
-    expect(sent.map((m) => m.type)).toEqual(['page', 'page']);
+    // Nothing is taken from the queue: two pages are sent, then the walk waits.
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    expect(requested).toEqual([0, 5, 10, 15, 20]); // three at first, one more as each full page came
     cancel.abort();
     await pump.done;
-    const before = requested.length;
     pump.consumed();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(requested.length).toBe(before);
-    expect(sent).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(aborted).toEqual([10, 15, 20]);
+    expect(requested).toEqual([0, 5, 10, 15, 20]);
+    expect(sent.map((m) => m.type)).toEqual(['page', 'page']);
+  });
+
+  it('aborts the read-ahead requests once the end has come', async () => {
+    const served = registry(Array.from({ length: 12 }, (_, i) => i + 1));
+    const aborted: number[] = [];
+    const fetchPage = (afterId: number, limit: number, signal: AbortSignal) => {
+      if (afterId < 15) return served.fetchPage(afterId, limit);
+      return new Promise<ArrayBuffer>((_, reject) => signal.addEventListener('abort', () => (aborted.push(afterId), reject(new DOMException('aborted', 'AbortError')))));
+    };
+    const sent: PageMessage[] = [];
+    const pump = pumpRegistryPages({ fetchPage, send: (m) => sent.push(m), fromCursor: 0, signal: new AbortController().signal, describe: String, pageSize: 5, inFlight: 4, queued: 10 });
+    await pump.done;
+    expect(sent.map((m) => m.type)).toEqual(['page', 'page', 'page', 'end']);
+    // Cursors 15 (of the first four) and 20 and 25 (sent as pages 0 and 5 came full) were still out.
+    expect(aborted).toEqual([15, 20, 25]);
   });
 });

@@ -104,7 +104,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
       let wake: (() => void) | null = null;
       /** This page fetches the registry and hands the worker its pages (registry-source.ts). */
       let pump: RegistryPump | null = null;
-      const stopPump = new AbortController();
+      const stopPump = new AbortController(); // at the end of the run, or at once when it is cancelled
+      abort.signal.addEventListener('abort', () => stopPump.abort(), { once: true });
       worker.addEventListener('message', (event: MessageEvent<RegistryScanEvent>) => {
         if (event.data.type === 'consumed') {
           pump?.consumed();
@@ -145,7 +146,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           fetchPage: announcementPageBytes,
           send: (message, transfer) => worker.postMessage(message satisfies RegistryScanRequest, transfer),
           fromCursor: current.cursor,
-          signal: AbortSignal.any([abort.signal, stopPump.signal]),
+          signal: stopPump.signal,
           describe: errorMessage,
         });
         let found = 0;

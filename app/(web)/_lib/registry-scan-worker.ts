@@ -19,6 +19,7 @@ type WorkerScope = {
 const scope = globalThis as unknown as WorkerScope;
 
 let running: AbortController | null = null;
+let started = false;
 
 // Compile the WebAssembly kernel now: this worker is usually started before the user asks for a
 // scan (scan-worker.ts), so the compilation is done by the time keys arrive.
@@ -36,7 +37,11 @@ scope.addEventListener('message', ({ data }) => {
     running?.abort(new DOMException('Scan cancelled', 'AbortError'));
     return;
   }
-  if (data.type === 'start' && running === null) void run(data.keys, data.fromCursor);
+  // One scan per worker: its page queue belongs to that scan.
+  if (data.type === 'start' && !started) {
+    started = true;
+    void run(data.keys, data.fromCursor);
+  }
 });
 
 async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys'], fromCursor: number): Promise<void> {

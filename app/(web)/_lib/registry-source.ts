@@ -26,7 +26,11 @@ export const PAGE_SIZE = 5000;
  */
 export const REQUESTS_IN_FLIGHT = 3;
 
-/** Pages handed to the worker and not yet taken by its scan, at most (memory stays bounded). */
+/**
+ * Pages handed to the worker and not yet taken off its queue, at most. With the requests in
+ * flight here and the pages `scanRegistry` holds while it scans and reads ahead, about eight
+ * pages (44 MB) are in memory at most, however large the registry.
+ */
 export const PAGES_QUEUED = 2;
 
 /** What the page sends the worker about the registry, in order. */
@@ -75,6 +79,11 @@ export function pumpRegistryPages(options: {
 }): RegistryPump {
   const { fetchPage, send, signal, describe, pageSize = PAGE_SIZE, inFlight: inFlightLimit = REQUESTS_IN_FLIGHT, queued = PAGES_QUEUED } = options;
   const inFlight: Promise<ArrayBuffer>[] = [];
+  // Requests still in flight when the walk ends (the end came first, a request failed, the scan
+  // was cancelled) are aborted, not left downloading.
+  const requests = new AbortController();
+  const stopRequests = () => requests.abort();
+  signal.addEventListener('abort', stopRequests, { once: true });
   let nextCursor = options.fromCursor;
   let sent = 0;
   let taken = 0;
@@ -85,7 +94,7 @@ export function pumpRegistryPages(options: {
   };
   signal.addEventListener('abort', wakeUp, { once: true });
   const request = () => {
-    const page = fetchPage(nextCursor, pageSize, signal);
+    const page = fetchPage(nextCursor, pageSize, requests.signal);
     // A read-ahead that is never awaited (the end came first, or the scan was cancelled) must not surface as an unhandled rejection.
     page.catch(() => {});
     inFlight.push(page);
@@ -110,6 +119,10 @@ export function pumpRegistryPages(options: {
       }
     } catch (cause) {
       if (!signal.aborted) send({ type: 'fetch-failed', message: describe(cause) }, []);
+    } finally {
+      stopRequests();
+      signal.removeEventListener('abort', stopRequests);
+      signal.removeEventListener('abort', wakeUp);
     }
   };
   return {
@@ -146,8 +159,12 @@ export function pageQueue(decode: (bytes: Uint8Array) => RegistryAnnouncement[],
         while (queue.length === 0) {
           signal?.throwIfAborted();
           await new Promise<void>((resolve) => {
-            wake = resolve;
-            signal?.addEventListener('abort', () => resolve(), { once: true });
+            const done = () => {
+              signal?.removeEventListener('abort', done);
+              resolve();
+            };
+            wake = done;
+            signal?.addEventListener('abort', done, { once: true });
           });
           wake = null;
         }
