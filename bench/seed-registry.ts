@@ -10,7 +10,7 @@
  * block number and log index, origin 1. Binary pages then carry those fields for every row.
  */
 import Database from 'libsql';
-import { createStealthPayment, generateKeys, type RecipientKeys } from '../sdk/src/index.ts';
+import { bytesToHex, createStealthPayment, generateKeys, type RecipientKeys } from '../sdk/src/index.ts';
 import { createSqliteStore } from '../lib/registry/sqlite.ts';
 
 export type SeededRegistry = {
@@ -28,7 +28,7 @@ export async function seedRegistry(url: string, n: number, options: { chainEvent
         "INSERT INTO announcements (id, ephemeral_key, view_tag, timestamp, tx_hash, tx_hash_norm, chain, stealth_address, block_number, log_index, origin) VALUES (?, ?, ?, ?, ?, ?, 'eip155:1', ?, ?, ?, 1)",
       )
     : db.prepare('INSERT INTO announcements (id, ephemeral_key, view_tag, timestamp, tx_hash, tx_hash_norm) VALUES (?, ?, ?, ?, ?, ?)');
-  const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+  const hex = (bytes: Uint8Array) => `0x${bytesToHex(bytes)}`;
   const now = Math.floor(Date.now() / 1000);
   const honestAt = new Set(Array.from({ length: 10 }, (_, i) => Math.floor(((i + 0.5) * n) / 10)));
   const keys = generateKeys();

@@ -100,7 +100,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
       }
       const spare = spareWorker.current;
       const worker = spare?.take() ?? spareRegistryScanWorker().take();
-      const events: RegistryScanEvent[] = [];
+      /** The worker's events for this loop ('consumed' goes to the pump, in the listener). */
+      const events: Exclude<RegistryScanEvent, { type: 'consumed' }>[] = [];
       let wake: (() => void) | null = null;
       /** This page fetches the registry and hands the worker its pages (registry-source.ts). */
       let pump: RegistryPump | null = null;
@@ -111,8 +112,9 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           pump?.consumed();
           return;
         }
-        if (event.data.type === 'batch') pump?.seen(event.data.cursor);
-        events.push(event.data);
+        const data = event.data;
+        if (data.type === 'batch') pump?.seen(data.cursor);
+        events.push(data);
         wake?.();
       });
       worker.addEventListener('error', (event) => {
@@ -120,7 +122,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         events.push({ type: 'failed', message: 'The scan worker could not start in this browser.' });
         wake?.();
       });
-      const nextEvent = async (): Promise<RegistryScanEvent> => {
+      const nextEvent = async (): Promise<(typeof events)[number]> => {
         while (events.length === 0) await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
         return events.shift()!;
@@ -160,7 +162,6 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           if (event.type === 'failed') throw new Error(event.message);
           if (event.type === 'cancelled') throw abort.signal.reason ?? new DOMException('Scan cancelled', 'AbortError');
           if (event.type === 'done') break;
-          if (event.type === 'consumed') continue; // handled by the listener
           for (const [id, secret] of event.secrets) secrets.current.set(id, secret);
           found += event.discoveries.length;
           current = { cursor: event.cursor, scanned: current.scanned + event.scanned, discoveries: [...current.discoveries, ...event.discoveries] };

@@ -82,8 +82,6 @@ export function pumpRegistryPages(options: {
   // Requests still in flight when the walk ends (the end came first, a request failed, the scan
   // was cancelled) are aborted, not left downloading.
   const requests = new AbortController();
-  const stopRequests = () => requests.abort();
-  signal.addEventListener('abort', stopRequests, { once: true });
   let nextCursor = options.fromCursor;
   let sent = 0;
   let taken = 0;
@@ -92,7 +90,11 @@ export function pumpRegistryPages(options: {
     wake?.();
     wake = null;
   };
-  signal.addEventListener('abort', wakeUp, { once: true });
+  const onAbort = () => {
+    requests.abort();
+    wakeUp();
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
   const request = () => {
     const page = fetchPage(nextCursor, pageSize, requests.signal);
     // A read-ahead that is never awaited (the end came first, or the scan was cancelled) must not surface as an unhandled rejection.
@@ -120,9 +122,8 @@ export function pumpRegistryPages(options: {
     } catch (cause) {
       if (!signal.aborted) send({ type: 'fetch-failed', message: describe(cause) }, []);
     } finally {
-      stopRequests();
-      signal.removeEventListener('abort', stopRequests);
-      signal.removeEventListener('abort', wakeUp);
+      requests.abort();
+      signal.removeEventListener('abort', onAbort);
     }
   };
   return {
