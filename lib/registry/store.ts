@@ -15,7 +15,13 @@
  */
 import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 
-/** A stored announcement. */
+/**
+ * An announcement as stored. Every store writes a row's fields once, when it stores the row, except
+ * `blockNumber`, `logIndex`, `stealthAddress` and `metadata`: an HTTP publish is completed in place
+ * by its chain event and goes back on a reorganisation. The binary page's ETag hashes only the ids
+ * and those four fields (lib/service/registry-binary.ts `pageEtag`): a store that changes any
+ * other field in place must add it there.
+ */
 export type StoredAnnouncement = {
   id: number;
   /** ML-KEM ciphertext, 1088 bytes. */

@@ -5,7 +5,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex, decodeAnnouncementPage } from '@wraith-pq/sdk';
 import * as announcementsRoute from '../../app/api/v1/registry/announcements/route.ts';
+import type { StoredAnnouncement } from '../../lib/registry/store.ts';
 import { getRegistry } from '../../lib/server/registry.ts';
+import { pageEtag } from '../../lib/service/registry-binary.ts';
 import { buildRequest, configure } from '../helpers/api.ts';
 import { foreignAnnouncement, request } from '../helpers/routes.ts';
 
@@ -104,6 +106,35 @@ describe('binary registry pages', () => {
     const grown = await binary('after_id=0&limit=5', { 'if-none-match': etag });
     expect(grown.status).toBe(200);
     expect(grown.headers.get('etag')).not.toBe(etag);
+  });
+
+  it("tag a page by its rows' ids and the four fields a store changes in place: a change to any one gives another ETag", () => {
+    const note = (fill: number) => new Uint8Array(92).fill(fill);
+    const row: StoredAnnouncement = {
+      ...{ id: 7, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },
+      ...{ txHash: '0x' + '12'.repeat(32), amount: null, chain: 'anvil' },
+      ...{ stealthAddress: '0x' + 'Ab'.repeat(20), metadata: note(5), blockNumber: 9, logIndex: 2 },
+    };
+    const next: StoredAnnouncement = { ...row, id: 8, stealthAddress: null, metadata: null, blockNumber: null, logIndex: null };
+    const tag = pageEtag([row, next]);
+    expect(tag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(pageEtag([{ ...row, metadata: note(5) }, { ...next }])).toBe(tag);
+    const changes: Partial<StoredAnnouncement>[] = [
+      { id: 6 },
+      { blockNumber: 10 },
+      { blockNumber: null },
+      { logIndex: 3 },
+      { logIndex: null },
+      { stealthAddress: '0x' + 'aB'.repeat(20) },
+      { stealthAddress: null },
+      { metadata: note(6) },
+      { metadata: null },
+    ];
+    const tags = changes.map((change) => pageEtag([{ ...row, ...change }, next]));
+    expect(new Set([tag, ...tags]).size).toBe(changes.length + 1);
+    // The same fields on the other row of the page, and a page of one row.
+    expect(pageEtag([row, { ...next, metadata: note(5) }])).not.toBe(tag);
+    expect(pageEtag([row])).not.toBe(tag);
   });
 
   it('JSON answers are still never cached, and bad queries are JSON errors', async () => {

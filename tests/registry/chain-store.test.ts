@@ -4,10 +4,12 @@
  * undone, HTTP and chain rows of one announcement stored once, verified publishes.
  */
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { encodeAnnouncementPage, equalBytes } from '@wraith-pq/sdk';
 import { createMemoryStore } from '../../lib/registry/memory.ts';
 import { createPostgresStore } from '../../lib/registry/postgres.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
 import { DuplicateAnnouncementError, IndexerLeaseLostError, type ChainEvent, type RegistryStore, type StoredAnnouncement } from '../../lib/registry/store.ts';
+import { pageEtag } from '../../lib/service/registry-binary.ts';
 import { announcement, randomBytes, randomTxHash, temporaryDirectory } from './fixtures/announcements.ts';
 import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
 
@@ -164,6 +166,43 @@ describe.each(STORES)('the %s store, chain side', (_name, factory) => {
     await store.acquireIndexerLease(KEY, 'a', 10_000);
     expect(await store.commitIndexedRange(KEY, 'a', { fromBlock: 0, toBlock: 9, toBlockHash: '0x09', events: [proved] })).toEqual({ inserted: 0, completed: 0, existing: 1 });
     expect(await allRows(store)).toEqual([expect.objectContaining({ id: stored.id, amount: '42' })]);
+  });
+
+  it("gives a page the same ETag exactly when its bytes are the same, through publishes, in-place completions, reorganisations and verified publishes", async () => {
+    // The ETag hashes ids and the fields a store changes in place, not the ciphertexts
+    // (lib/service/registry-binary.ts): a stale tag would make a client keep an old page on a 304.
+    const { store } = await open();
+    const snapshots: { step: string; etag: string; bytes: Uint8Array }[] = [];
+    const snapshot = async (step: string) => {
+      const rows = await allRows(store);
+      snapshots.push({ step, etag: pageEtag(rows), bytes: encodeAnnouncementPage(rows) });
+    };
+    const http = await store.publish(announcement({ amount: '1 ETH', chain: 'ethereum' }));
+    await store.publish(announcement({ metadata: randomBytes(92) }));
+    await snapshot('two HTTP publishes');
+    await store.acquireIndexerLease(KEY, 'a', 10_000);
+    const completing = event(2, 3, { txHash: http.txHash, ephemeralKey: http.ephemeralKey, viewTag: http.viewTag });
+    const later = event(3, 0);
+    await store.commitIndexedRange(KEY, 'a', { fromBlock: 0, toBlock: 3, toBlockHash: '0x03', events: [completing, later] });
+    await snapshot('the first completed in place, an event added');
+    await store.rewindIndexedRange(KEY, 'a', 1);
+    await snapshot('both undone by a reorganisation');
+    await store.commitIndexedRange(KEY, 'a', { fromBlock: 2, toBlock: 2, toBlockHash: '0x02b', events: [completing] });
+    await snapshot('completed again, the other event gone');
+    await store.commitIndexedRange(KEY, 'a', { fromBlock: 3, toBlock: 5, toBlockHash: '0x05b', events: [{ ...later, blockNumber: 5 }] });
+    await snapshot('the other event again, under a new id');
+    await store.rewindIndexedRange(KEY, 'a', 2);
+    await snapshot('back to the page of "completed again"');
+    await store.publishVerified({ ...event(8, 1), amount: '2', channelId: randomBytes(32) });
+    await snapshot('a verified publish');
+
+    expect(snapshots[5]!.etag).toBe(snapshots[3]!.etag);
+    expect(new Set(snapshots.map((s) => s.etag)).size).toBeGreaterThanOrEqual(6);
+    for (const a of snapshots) {
+      for (const b of snapshots) {
+        expect(a.etag === b.etag, `${a.step} / ${b.step}`).toBe(equalBytes(a.bytes, b.bytes));
+      }
+    }
   });
 
   it('stores events passed out of chain order in chain order, and an event repeated within a range once', async () => {
