@@ -3,11 +3,14 @@
  * in the page format of sdk/src/announcement-binary.ts, for streaming scans.
  *
  * Caching: the binary page carries no registry total, so a page read with an `after_id`
- * cursor that came back full (as many rows as `limit`) and holds only HTTP-published rows can
- * never change: ids only grow and such rows are never deleted. Those pages are `public,
- * max-age=1 year, immutable`; every other page may still grow, or lose chain rows to a
- * reorganisation, and must be revalidated (`no-cache`). Every page has a strong ETag
- * (`pageEtag`) and `If-None-Match` answers 304.
+ * cursor that came back full (as many rows as `limit`) and holds only HTTP-published rows
+ * neither grows nor loses rows: ids only grow and such rows are never deleted. Those pages are
+ * `public, max-age=1 year, immutable`; every other page may still grow, or lose chain rows to a
+ * reorganisation, and must be revalidated (`no-cache`). Not covered: the indexer may still
+ * complete one of those HTTP rows in place with its chain event's fields (store.ts), which a
+ * cache holding the page does not see (the payment is still found; its chain position, and a
+ * note only the chain carried, are not). Every page has a strong ETag (`pageEtag`) and
+ * `If-None-Match` answers 304.
  */
 import { createHash } from 'node:crypto';
 import { ANNOUNCEMENT_PAGE_MEDIA_TYPE, encodeAnnouncementPage } from '@wraith-pq/sdk';

@@ -108,7 +108,7 @@ describe('binary registry pages', () => {
     expect(grown.headers.get('etag')).not.toBe(etag);
   });
 
-  it("tag a page by its rows' ids and the four fields a store changes in place: a change to any one gives another ETag", () => {
+  it("are tagged by their rows' ids and the four fields a store changes in place: a change to any one gives another ETag", () => {
     const note = (fill: number) => new Uint8Array(92).fill(fill);
     const row: StoredAnnouncement = {
       ...{ id: 7, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },

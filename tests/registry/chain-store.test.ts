@@ -168,7 +168,7 @@ describe.each(STORES)('the %s store, chain side', (_name, factory) => {
     expect(await allRows(store)).toEqual([expect.objectContaining({ id: stored.id, amount: '42' })]);
   });
 
-  it("gives a page the same ETag exactly when its bytes are the same, through publishes, in-place completions, reorganisations and verified publishes", async () => {
+  it('gives a page the same ETag exactly when its bytes are the same, through publishes, in-place completions, reorganisations and verified publishes', async () => {
     // The ETag hashes ids and the fields a store changes in place, not the ciphertexts
     // (lib/service/registry-binary.ts): a stale tag would make a client keep an old page on a 304.
     const { store } = await open();
