@@ -81,6 +81,8 @@ async function startupChecks() {
 
 let inFlight = 0;
 let shuttingDown = false;
+/** LOG_LEVEL=debug (validated by lib/config.ts, which reads it the same way): one line as each request starts. */
+const logRequestStarts = (process.env.LOG_LEVEL ?? '').trim().toLowerCase() === 'debug';
 let onIdle = () => {};
 
 /** Remove every client-sent copy of the peer header, then set the real peer. */
@@ -151,6 +153,8 @@ function corsHeaders(origin) {
 
 const server = createServer((req, res) => {
   inFlight++;
+  // The method and the count only: no path or query, which would say which pages a client reads.
+  if (logRequestStarts) log('debug', 'request started', { method: req.method, in_flight: inFlight });
   res.on('close', () => {
     inFlight--;
     if (inFlight === 0) onIdle();
