@@ -9,6 +9,7 @@ import { bytesToHex, createStealthPayment, generateKeys } from '../sdk/src/index
 import { startServer, temporaryDirectory } from '../tests/helpers/server.ts';
 import type { Measurement } from './harness.ts';
 import { formatRate } from './harness.ts';
+import { benchPageEtag } from './page-etag.ts';
 
 type Result = { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
 
@@ -19,6 +20,10 @@ function run(options: autocannon.Options): Promise<Result> {
 }
 
 export async function benchApi(): Promise<Measurement[]> {
+  return [...benchPageEtag(), ...(await benchServer())];
+}
+
+async function benchServer(): Promise<Measurement[]> {
   const dir = temporaryDirectory('wraith-bench-');
   const server = await startServer({ env: { REGISTRY_URL: `file:${dir.path}/registry.db`, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' } });
   try {

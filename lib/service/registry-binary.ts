@@ -55,9 +55,9 @@ const ETAG_CONTEXT = `WRA1 ${packageJson.version} sdk ${sdkPackage.version}`;
  * A row's fields are written once, when it is stored, except the four a chain event sets in place
  * (`StoredAnnouncement` in store.ts), and ids are never handed out twice. So the page's bytes are
  * fixed by its ids and those fields, and hashing them gives equal tags only to equal pages.
- * Hashing the whole page instead (5.5 MB for 5,000 rows, almost all of it ciphertext) took
- * 18-27 ms of the server's 45 ms per page on a CPU without SHA extensions; this takes 1.3 ms for
- * HTTP rows and 7.6 ms for chain events, whose notes it hashes (BENCHMARKS.md, issue 17).
+ * Hashing the whole page instead (5.5 MB for 5,000 rows, almost all of it ciphertext) cost about
+ * half the server's time per page on a CPU without SHA extensions (`npm run bench -- api`,
+ * BENCHMARKS.md).
  */
 export function pageEtag(rows: readonly StoredAnnouncement[]): string {
   // Column by column: ids, block numbers and log indexes (NaN for none), the stealth addresses
@@ -65,23 +65,17 @@ export function pageEtag(rows: readonly StoredAnnouncement[]): string {
   // (their lengths, then their bytes).
   const numbers = new Float64Array(rows.length * 3);
   const noteLengths = new Uint16Array(rows.length);
+  const notes: Uint8Array[] = [];
   let addresses = '';
-  let noteBytes = 0;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     numbers[3 * i] = row.id;
     numbers[3 * i + 1] = row.blockNumber ?? Number.NaN;
     numbers[3 * i + 2] = row.logIndex ?? Number.NaN;
     addresses += `${row.stealthAddress ?? ''},`;
-    noteBytes += noteLengths[i] = row.metadata?.length ?? 0;
-  }
-  const notes = new Uint8Array(noteBytes);
-  let at = 0;
-  for (const row of rows) {
-    if (row.metadata === null) continue;
-    notes.set(row.metadata, at);
-    at += row.metadata.length;
+    if (row.metadata !== null) notes.push(row.metadata);
+    noteLengths[i] = row.metadata?.length ?? 0;
   }
   const hash = createHash('sha256').update(ETAG_CONTEXT).update(new Uint8Array(numbers.buffer)).update(addresses, 'latin1');
-  return `"${hash.update(new Uint8Array(noteLengths.buffer)).update(notes).digest('hex').slice(0, 32)}"`;
+  return `"${hash.update(new Uint8Array(noteLengths.buffer)).update(Buffer.concat(notes)).digest('hex').slice(0, 32)}"`;
 }
