@@ -597,10 +597,6 @@ function readInteger(row: Row | undefined, column: string): number {
   return integerValue(row?.[column], column);
 }
 
-function readBytes(row: Row, column: string): Uint8Array {
-  return bytesValue(row[column], column);
-}
-
 function readText(row: Row, column: string): string {
   return textValue(row[column], column);
 }
