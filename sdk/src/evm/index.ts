@@ -55,3 +55,17 @@ export {
   type WithdrawReturnType,
 } from './funds.ts';
 export { classifyRpcFault, type ChainRpcClient, type ChainRetryOptions, type ChainRetryEvent, type RpcFault } from './rpc-request.ts';
+export {
+  ERC6538_REGISTRY_ADDRESS,
+  erc6538Abi,
+  estimateRegistration,
+  registerKeysOnBehalfParameters,
+  registerKeysParameters,
+  registrationTypedData,
+  resolveRegisteredMetaAddress,
+  schemeIdOfMetaAddress,
+  signRegistration,
+  stealthMetaAddressOf,
+  type RegisterKeysCall,
+  type RegisterKeysParameters,
+} from './erc6538.ts';
