@@ -53,11 +53,12 @@ export type PayStealthParameters = {
   /** Reads receipts (any `PublicClient` of the same chain). */
   client: PublicClient;
   /** From `createStealthPayment(recipientMetaAddress)`. */
-  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
+  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & { schemeId?: StealthPayment['schemeId'] };
   asset: PaymentAsset;
   /** Sealed into the announcement for the recipient alone (default: the amount, the payment's tx hash and the chain id). */
   note?: PaymentNoteInput;
   announcer?: Address;
+  /** Default: the payment's scheme (`announceParameters`). */
   schemeId?: bigint;
 };
 
@@ -89,7 +90,7 @@ export type PayStealthReturnType = {
  * const { paymentHash, announcementHash } = await payStealth({ wallet, client, payment, asset: { type: 'native', value: parseEther('0.5') } });
  */
 export async function payStealth(parameters: PayStealthParameters): Promise<PayStealthReturnType> {
-  const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId = WRAITH_SCHEME_ID } = parameters;
+  const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
   if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
   const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
   const chainId = BigInt(await client.getChainId());
@@ -122,7 +123,7 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     }
     const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
     const announcementHash = await mined(
-      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, schemeId }) }),
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }) }),
       'announcement',
     );
     return { paymentHash, topUpHash, announcementHash };
