@@ -110,7 +110,7 @@ describe.skipIf(!run)('withdrawals on an OP Stack node', () => {
     expect(await balanceOf(stealth)).toBe(shown.fee - chargedBy(receipt));
   });
 
-  it(`sweeps and token withdrawals succeed ${CASES} of ${CASES} across random balances, calldata and fee settings; each leaves exactly the bound shown minus the charge, never more than the bound`, { timeout: 120_000 }, async () => {
+  it(`sweeps and token withdrawals succeed ${CASES} of ${CASES} across random balances, calldata and fee settings; each leaves exactly the bound shown minus the charge, never more than the bound`, { timeout: 240_000 }, async () => {
     const cases = fc.sample(caseArb, { seed: SEED, numRuns: CASES });
     const payer = node.wallets[0]!;
     // 1. The token payments, each under its case's fees, with the default top-up the SDK prices.
