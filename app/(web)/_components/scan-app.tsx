@@ -303,7 +303,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
               <p className="hint">
                 Balances are read, and withdrawals sent, through a wallet&apos;s connection to the chain, never through this server (it must
                 not learn which addresses are yours). The wallet&apos;s own account is not used: each withdrawal is signed in this page with
-                that payment&apos;s one-time key.
+                that payment&apos;s one-time key. Each payment is read and withdrawn on its own chain: for one on another chain than the
+                wallet&apos;s, the wallet is asked to switch first.
               </p>
               <WalletPicker mode="read" connection={reader} onConnected={setReader} />
               {reader && (
