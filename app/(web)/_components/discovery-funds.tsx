@@ -48,15 +48,27 @@ const NATIVE = 'native';
 
 /**
  * What a withdrawal leaves at the stealth address at most, in wei, from the SDK's estimate.
- * `estimateWithdrawal` states the bound for chains where the fee is not exact (OP Stack's L1 data
- * fee, Arbitrum's L1 gas: issue 24); read by shape (`remainder`, else `remainderBound`) so this
- * page works with an SDK that does not state it yet. Without it, a native sweep follows the SDK's
- * exact rule (21,000 gas at one price: 0 wei stays) and a token withdrawal says nothing of the coin.
+ * `estimateWithdrawal` states the bound (`maxRemainder`) for chains where the fee is not exact
+ * (OP Stack's L1 data fee, Arbitrum's L1 gas: issue 24); read by shape so this page also works
+ * with an SDK that does not state it. Without it, a native sweep follows the SDK's exact rule
+ * (21,000 gas at one price: 0 wei stays) and a token withdrawal says nothing of the coin.
  */
 export function remainderOf(estimate: EstimateWithdrawalReturnType, native: boolean): bigint | null {
-  const fields = estimate as { remainder?: unknown; remainderBound?: unknown };
-  for (const value of [fields.remainder, fields.remainderBound]) if (typeof value === 'bigint') return value;
+  const fields = estimate as { maxRemainder?: unknown; remainder?: unknown; remainderBound?: unknown };
+  for (const value of [fields.maxRemainder, fields.remainder, fields.remainderBound]) if (typeof value === 'bigint') return value;
   return native ? 0n : null;
+}
+
+/** The fee is a bound, not the exact charge (the SDK's `feeKind: 'maximum'`, OP Stack and Arbitrum). */
+function feeIsBound(estimate: EstimateWithdrawalReturnType): boolean {
+  return (estimate as { feeKind?: unknown }).feeKind === 'maximum';
+}
+
+/** What a mined transaction cost its sender: gas used × price, plus the L1 data fee an OP Stack receipt states (`l1Fee`). */
+function feePaid(receipt: { gasUsed: bigint; effectiveGasPrice: bigint }): bigint {
+  const l1Fee = (receipt as { l1Fee?: unknown }).l1Fee;
+  const l1 = typeof l1Fee === 'bigint' ? l1Fee : typeof l1Fee === 'string' && /^0x[0-9a-f]+$/i.test(l1Fee) ? BigInt(l1Fee) : 0n;
+  return receipt.gasUsed * receipt.effectiveGasPrice + l1;
 }
 
 export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, extraTokens, secretKey, destinations, onWithdrawn }: DiscoveryFundsProps) {
@@ -158,7 +170,7 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
           : await withdrawToken({ client, stealthSecretKey, token: review.asset, to: review.to });
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
-      const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+      const fee = feePaid(receipt);
       setWithdrawn({ hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to });
       setReview(null);
       onWithdrawn(review.to);
@@ -270,7 +282,7 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
             <div className="review" data-testid="withdraw-review">
               <p>
                 Send <strong data-testid="withdraw-amount">{describe(review.estimate.amount, review.asset)}</strong> to <code>{review.to}</code> on{' '}
-                {chainLabel(chainInfo(reader.chainId))}. Network fee <strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
+                {chainLabel(chainInfo(reader.chainId))}. Network fee {feeIsBound(review.estimate) ? 'at most ' : ''}<strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
                 {review.asset === NATIVE ? ' (taken from this balance)' : ` (paid from this address's ${symbol})`}, signed here with this payment&apos;s key.
               </p>
               <p data-testid="withdraw-remainder">{remainderText(review, symbol, describe)}</p>
