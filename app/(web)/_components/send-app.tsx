@@ -236,6 +236,7 @@ function Announce({ payment, step, chains, walletChainId }: AnnounceProps) {
     event.preventDefault();
     setError(null);
     if (!txHash.trim()) return setError('Enter the hash of the transaction that paid the stealth address.');
+    const chosen = chains.find((c) => String(c.id) === chainChoice);
     setBusy(true);
     try {
       const { id: announcementId } = await publishAnnouncement({
@@ -243,8 +244,8 @@ function Announce({ payment, step, chains, walletChainId }: AnnounceProps) {
         view_tag: payment.viewTag,
         tx_hash: txHash.trim(),
         ...(payment.amount ? { amount: payment.amount } : {}),
-        chain: payment.chain,
-        ...(chains.length > 0 && chainChoice !== '' ? { chain_id: Number(chainChoice) } : {}),
+        // Named as the server names that chain's indexed rows, with its id.
+        ...(chosen ? { chain: chosen.name || payment.chain, chain_id: chosen.id } : { chain: payment.chain }),
       });
       setPublished(announcementId);
     } catch (cause) {
