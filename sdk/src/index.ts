@@ -80,7 +80,10 @@ export {
   encodeAnnouncementPage,
   decodeAnnouncementPage,
   ANNOUNCEMENT_PAGE_MEDIA_TYPE,
+  ANNOUNCEMENT_PAGE_VERSION,
+  UnsupportedPageVersionError,
   type RegistryAnnouncement,
+  type DecodedAnnouncement,
 } from './announcement-binary.ts';
 export {
   createScanner,
