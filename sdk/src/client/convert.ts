@@ -27,6 +27,8 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     metadata: json.metadata == null || json.metadata === '' ? null : hexToBytes(json.metadata, 'metadata'),
     blockNumber: json.block_number ?? null,
     logIndex: json.log_index ?? null,
+    chainId: json.chain_id ?? null,
+    schemeId: json.scheme_id ?? 1000,
   };
 }
 
