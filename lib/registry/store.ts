@@ -49,11 +49,6 @@ export type StoredAnnouncement = {
   /** Chain events: where the event sits; null for HTTP publishes. */
   blockNumber: number | null;
   logIndex: number | null;
-  /**
-   * EIP-155 id of the chain the row belongs to; null for HTTP publishes that named none.
-   * (Optional only on branch wt/d so the stores compile untouched; main's required field wins.)
-   */
-  chainId?: number | null;
 };
 
 /** What an HTTP publisher supplies (already validated by the HTTP layer). */

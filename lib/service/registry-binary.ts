@@ -27,13 +27,7 @@ export function wantsBinaryPage(request: Request): boolean {
   return (request.headers.get('accept') ?? '').toLowerCase().includes(ANNOUNCEMENT_PAGE_MEDIA_TYPE);
 }
 
-export type BinaryPageRequest = {
-  afterId: number | undefined;
-  offset: number;
-  limit: number;
-  /** The `chain_id` filter of the request, if any (see `binaryPageResponse`). */
-  chainIds?: readonly number[] | undefined;
-};
+export type BinaryPageRequest = { afterId: number | undefined; offset: number; limit: number };
 
 export function binaryPageResponse(request: Request, rows: StoredAnnouncement[], page: BinaryPageRequest): Response {
   const body = encodeAnnouncementPage(rows);
@@ -45,7 +39,7 @@ export function binaryPageResponse(request: Request, rows: StoredAnnouncement[],
     page.afterId !== undefined &&
     page.offset === 0 &&
     rows.length === page.limit &&
-    (page.chainIds === undefined || page.chainIds.length === 0) &&
+    !new URL(request.url).searchParams.has('chain_id') &&
     rows.every((row) => row.blockNumber === null);
   const headers = {
     'Content-Type': ANNOUNCEMENT_PAGE_MEDIA_TYPE,

@@ -81,7 +81,7 @@ describe('binary registry pages', () => {
     const metadata = crypto.getRandomValues(new Uint8Array(92));
     await store.publishVerified({
       ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 8, txHash: '0x' + '5e'.repeat(32), logIndex: 3, blockNumber: 1234,
-      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', amount: null, channelId: null,
+      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', amount: null, channelId: null, chainId: 1,
     });
     await publishMany(1);
     const httpOnly = await binary('after_id=0&limit=2');
@@ -142,16 +142,27 @@ describe('binary registry pages', () => {
     expect(pageEtag([row])).not.toBe(tag);
   });
 
-  it('a full page filtered by chain_id must be revalidated: an HTTP row joins it when its chain event names the chain', () => {
-    const rows: StoredAnnouncement[] = [1, 2].map((id) => ({
-      ...{ id, ephemeralKey: new Uint8Array(1088).fill(id), viewTag: id, timestamp: 1_700_000_000, channelId: null },
-      ...{ txHash: `0x${id}`, amount: null, chain: null, stealthAddress: null, metadata: null, blockNumber: null, logIndex: null, chainId: 10 },
-    }));
-    const get = new Request('http://localhost/api/v1/registry/announcements?after_id=0&limit=2&chain_id=10', { headers: { accept: 'application/octet-stream' } });
-    const unfiltered = binaryPageResponse(get, rows, { afterId: 0, offset: 0, limit: 2 });
-    expect(unfiltered.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const filtered = binaryPageResponse(get, rows, { afterId: 0, offset: 0, limit: 2, chainIds: [10] });
-    expect(filtered.headers.get('cache-control')).toBe('no-cache');
+  it('filtered by chain_id, carry only those chains\' rows, each with its chain id, and a full one must be revalidated (an HTTP row joins it when its chain event names the chain)', async () => {
+    for (const chainId of [10, 8453, null, 10, 10]) {
+      const body = { ...foreignAnnouncement(), ...(chainId === null ? {} : { chain_id: chainId }) };
+      expect((await request('announcements', 'POST', { body })).status).toBe(201);
+    }
+    const all = decodeAnnouncementPage((await binary('after_id=0&limit=10')).bytes);
+    expect(all.map((r) => r.chainId)).toEqual([10, 8453, null, 10, 10]);
+    const base = await binary('after_id=0&limit=2&chain_id=10');
+    expect(decodeAnnouncementPage(base.bytes).map((r) => [r.id, r.chainId])).toEqual([
+      [1, 10],
+      [4, 10],
+    ]);
+    expect(base.headers.get('cache-control')).toBe('no-cache');
+    const two = decodeAnnouncementPage((await binary('after_id=1&limit=10&chain_id=8453,10')).bytes);
+    expect(two.map((r) => [r.id, r.chainId])).toEqual([
+      [2, 8453],
+      [4, 10],
+      [5, 10],
+    ]);
+    // The same full page without the filter is immutable.
+    expect((await binary('after_id=0&limit=2')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
   it('are written in layout version 2, with each row\'s chain id', () => {

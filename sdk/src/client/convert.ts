@@ -28,7 +28,8 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     blockNumber: json.block_number ?? null,
     logIndex: json.log_index ?? null,
     chainId: json.chain_id ?? null,
-    schemeId: json.scheme_id ?? 1000,
+    // Rows gain scheme_id with ERC-8441 (API.md "Several chains, two schemes"); until then, 1000.
+    schemeId: (json as { scheme_id?: number }).scheme_id ?? 1000,
   };
 }
 

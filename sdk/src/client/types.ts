@@ -92,11 +92,9 @@ export type AnnouncementJson = {
   log_index: number | null;
   /**
    * EIP-155 id of the chain the row belongs to (its event's chain, or the one its HTTP publisher
-   * named), or null. Absent from servers older than this field.
+   * named), or null. Servers older than this field leave it out.
    */
-  chain_id?: number | null;
-  /** ERC-5564 scheme id: 1000 (this SDK's scheme) or 3 (ERC-8441). Absent: 1000. */
-  scheme_id?: number;
+  chain_id: number | null;
 };
 
 /** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
