@@ -101,6 +101,7 @@ export {
 export {
   scanRegistry,
   arrayPageSource,
+  type ChainCursors,
   type RegistryPageSource,
   type ScanBatch,
   type ScanProgress,
