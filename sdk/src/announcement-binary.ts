@@ -60,11 +60,10 @@ const WRAITH_PAGE_SCHEME_ID = 1000;
 const ERC8441_SCHEME_ID = 3;
 /** ERC-8441's announced key: compressed secp256k1 point (33) followed by the ML-KEM ciphertext (1088). */
 const ERC8441_EPHEMERAL_KEY_BYTES = 33 + CIPHERTEXT_BYTES;
-/** Ephemeral key length of each scheme the registry stores. */
-const KEY_BYTES_OF_SCHEME: ReadonlyMap<number, number> = new Map([
-  [WRAITH_PAGE_SCHEME_ID, CIPHERTEXT_BYTES],
-  [ERC8441_SCHEME_ID, ERC8441_EPHEMERAL_KEY_BYTES],
-]);
+/** Ephemeral key length of each scheme the registry stores (undefined: a scheme it does not). */
+function keyBytesOfScheme(schemeId: number): number | undefined {
+  return schemeId === WRAITH_PAGE_SCHEME_ID ? CIPHERTEXT_BYTES : schemeId === ERC8441_SCHEME_ID ? ERC8441_EPHEMERAL_KEY_BYTES : undefined;
+}
 
 const MAGIC_PREFIX = [0x57, 0x52, 0x41]; // "WRA", then the version digit
 const VERSION_1 = 0x31; // "1"
@@ -81,10 +80,7 @@ const V2_KNOWN_FIELDS = 0xff;
 const ADDRESS_BYTES = 20;
 const POSITION_BYTES = 12;
 const CHAIN_ID_BYTES = 8;
-const MAX_KEY_BYTES = 0xffff;
-const MAX_METADATA_BYTES = 0xffffffff;
 const MAX_TEXT_BYTES = 0xffff;
-const MAX_SCHEME_ID = 0xffffffff;
 
 /**
  * An announcement as the registry stores it: id and timestamp are always present. `chainId`
@@ -167,7 +163,7 @@ export function encodeAnnouncementPage(announcements: readonly RegistryAnnouncem
   for (let i = 0; i < announcements.length; i++) {
     const a = announcements[i]!;
     const schemeId = a.schemeId ?? WRAITH_PAGE_SCHEME_ID;
-    const keyBytes = KEY_BYTES_OF_SCHEME.get(schemeId);
+    const keyBytes = keyBytesOfScheme(schemeId);
     if (keyBytes === undefined) throw new InvalidAnnouncementError(`announcements[${i}].schemeId`, `must be ${WRAITH_PAGE_SCHEME_ID} or ${ERC8441_SCHEME_ID}`);
     if (!(a.ephemeralKey instanceof Uint8Array) || a.ephemeralKey.length !== keyBytes) {
       throw new InvalidAnnouncementError(`announcements[${i}].ephemeralKey`, `must be ${keyBytes} bytes for scheme ${schemeId}`);
