@@ -144,6 +144,28 @@ describe('client.announcementPages', () => {
     expect(server.served).toHaveLength(2);
   });
 
+  it('walks on in JSON from the first binary page of a layout version it does not read (a newer server)', async () => {
+    const current = registryServer(rows);
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const answer = await current.fetch(input, init);
+      if (answer.headers.get('content-type') !== ANNOUNCEMENT_PAGE_MEDIA_TYPE) return answer;
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      bytes[3] = 0x33; // "WRA3"
+      return new Response(bytes, { headers: answer.headers });
+    }) as typeof globalThis.fetch;
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch });
+    const pages = await collect(client.announcementPages({ afterId: 0 }));
+    expect(pages.flat()).toEqual(rows);
+    expect(current.served.map((s) => [s.binary, s.limit])).toEqual([
+      [true, 5000],
+      [false, 1000],
+      [false, 1000],
+    ]);
+    // A page without the magic at all is no newer version: still INVALID_RESPONSE.
+    const junk = (async () => new Response(new Uint8Array(16), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } })) as typeof globalThis.fetch;
+    await expect(collect(createClient({ baseUrl: 'http://wraith.test', fetch: junk }).announcementPages())).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+  });
+
   it('reports a corrupted binary page as INVALID_RESPONSE', async () => {
     const fetch = (async () =>
       new Response(encodeAnnouncementPage(rows.slice(0, 2)).slice(0, 100), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } })) as typeof globalThis.fetch;

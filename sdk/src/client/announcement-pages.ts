@@ -11,7 +11,7 @@
  * its one cursor resumes them all.
  * @module
  */
-import { ANNOUNCEMENT_PAGE_MEDIA_TYPE, decodeAnnouncementPage, type RegistryAnnouncement } from '../announcement-binary.ts';
+import { ANNOUNCEMENT_PAGE_MEDIA_TYPE, decodeAnnouncementPage, UnsupportedPageVersionError, type RegistryAnnouncement } from '../announcement-binary.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import type { RegistryPageSource } from '../scan-registry.ts';
 import { announcementFromJson } from './convert.ts';
@@ -36,7 +36,10 @@ export type AnnouncementPagesParameters = Omit<CallOptions, 'signal'> & {
    * 1000 with `format: 'json'`.
    */
   pageSize?: number;
-  /** `auto` (default): binary when the server offers it, else JSON. `json`: always JSON. */
+  /**
+   * `auto` (default): binary when the server offers it, else JSON (also from the first binary page
+   * of a layout version this SDK does not read on). `json`: always JSON.
+   */
   format?: 'auto' | 'json';
   /**
    * Only the rows of these chains (EIP-155 ids), sent as `chain_id`; default: every chain the
@@ -129,15 +132,26 @@ export function announcementPageSource(transport: Transport): AnnouncementPageSo
       throw new InvalidArgumentError('pageSize', `must be an integer 1..${largest}${format === 'json' ? ' for JSON pages' : ''}`);
     }
     let cursor = afterId;
+    let asked = { pageSize, format };
     for (;;) {
-      const { page, binary } = await fetchAnnouncementPage(transport, { afterId: cursor, pageSize, format, chainIds }, options);
+      let answer: { page: RegistryAnnouncement[]; binary: boolean };
+      try {
+        answer = await fetchAnnouncementPage(transport, { afterId: cursor, ...asked, chainIds }, options);
+      } catch (error) {
+        // A server newer than this SDK writes a page layout it cannot read: walk on in JSON, which
+        // every version serves, rather than stop the scan.
+        if (!(error instanceof ApiError && error.cause instanceof UnsupportedPageVersionError && error.cause.version !== null) || asked.format === 'json') throw error;
+        asked = { pageSize: Math.min(pageSize, MAX_ANNOUNCEMENT_PAGE_SIZE), format: 'json' };
+        continue;
+      }
+      const { page, binary } = answer;
       if (page.length > 0) {
         cursor = page[page.length - 1]!.id;
         yield page;
       }
       // A short binary page is the end. A JSON answer may come from a server whose largest page
       // is smaller than the one asked for, so there only an empty page is.
-      if (page.length === 0 || (binary && page.length < pageSize)) return;
+      if (page.length === 0 || (binary && page.length < asked.pageSize)) return;
     }
   };
 }
