@@ -6,7 +6,10 @@
  *
  * The source yields pages of announcements in id order, starting after a given id (the
  * registry's `after_id` cursor pagination). The cursor of a batch is the id of its last
- * announcement: pass it back as `fromCursor` to resume exactly after it.
+ * announcement: pass it back as `fromCursor` to resume exactly after it. A source of several
+ * chains' own announcements (`chainAnnouncementPages({ chains })`, `cursorPerChain`) has ids that
+ * grow within each chain only: the scan then keeps a cursor per chain (`cursors`, resumed with
+ * `fromCursors`). A Wraith registry needs no such thing: its ids span every chain it follows.
  * @module
  */
 import { parseAnnouncement, type AnnouncementInput, type MalformedAnnouncement } from './announcement.ts';
