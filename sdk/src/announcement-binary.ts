@@ -38,8 +38,8 @@
  *
  * Decoding is built for scanning, where nearly every row is someone else's: a row keeps the 20
  * raw bytes of its stealth address and renders it EIP-55 only when `stealthAddress` is read,
- * which the scanner does for discoveries alone; ASCII `txHash` and `amount` likewise become
- * strings when read. They are own enumerable getters, so spreading, `JSON.stringify` and
+ * which the scanner does for discoveries alone; an ASCII `txHash` likewise becomes a string
+ * when read. Both are own enumerable getters, so spreading, `JSON.stringify` and
  * equality see them as fields. Checksumming every row cost more than the scan itself (issue 24:
  * 157,488 rows/s decoded against 359,832 rows/s scanned; BENCHMARKS.md has the figures since).
  * The plain decoder of announcement-binary-reference.ts is what tests hold this one to.
@@ -293,7 +293,7 @@ function writeUint64(view: DataView, at: number, value: number, index: number, f
 }
 
 /** An own enumerable accessor of decoded rows: computed on first read; assigning replaces it with the value, as on a plain object. */
-function lazyField(name: 'txHash' | 'amount' | 'stealthAddress', read: (row: PageRow) => string | null): PropertyDescriptor {
+function lazyField(name: 'txHash' | 'stealthAddress', read: (row: PageRow) => string | null): PropertyDescriptor {
   return {
     get(this: PageRow) {
       return read(this);
@@ -311,7 +311,7 @@ const NOT_RENDERED = undefined;
 
 /**
  * A decoded row. Own data properties for the fields a scan reads (id, view tag, ephemeral key)
- * and the cheap ones; `txHash`, `amount` and `stealthAddress` are own enumerable accessors over
+ * and the cheap ones; `txHash` and `stealthAddress` are own enumerable accessors over
  * the page's bytes, rendered when first read (a tx hash string, or an EIP-55 checksum, costs
  * more than the rest of the row, and a scan reads them for its discoveries alone). Where they
  * sit is held in private fields, which spreading, equality and structured clone do not see.
@@ -322,9 +322,6 @@ class PageRow {
   #txHashAt: number;
   #txHashLength: number;
   #txHash: string | null | undefined;
-  #amountAt: number;
-  #amountLength: number;
-  #amount: string | null | undefined;
   #addressAt: number;
   #address: string | null | undefined = NOT_RENDERED;
   id: number;
@@ -333,7 +330,7 @@ class PageRow {
   ephemeralKey: Uint8Array;
   channelId: Uint8Array | null;
   declare txHash: string | null;
-  declare amount: string | null;
+  amount: string | null;
   chain: string | null;
   metadata: Uint8Array | null;
   declare stealthAddress: string | null;
@@ -343,8 +340,8 @@ class PageRow {
   schemeId: number;
 
   /**
-   * `txHash` and `amount`: a string (decoded already: not ASCII), null (absent) or undefined with
-   * the offset and length of its ASCII bytes. `addressAt`: offset of the 20 bytes, or -1.
+   * `txHash`: a string (decoded already: not ASCII), null (absent) or undefined with the offset
+   * and length of its ASCII bytes. `addressAt`: offset of the 20 bytes, or -1.
    */
   constructor(
     page: Uint8Array,
@@ -356,9 +353,7 @@ class PageRow {
     txHash: string | null | undefined,
     txHashAt: number,
     txHashLength: number,
-    amount: string | null | undefined,
-    amountAt: number,
-    amountLength: number,
+    amount: string | null,
     chain: string | null,
     metadata: Uint8Array | null,
     addressAt: number,
@@ -371,34 +366,28 @@ class PageRow {
     this.#txHash = txHash;
     this.#txHashAt = txHashAt;
     this.#txHashLength = txHashLength;
-    this.#amount = amount;
-    this.#amountAt = amountAt;
-    this.#amountLength = amountLength;
     this.#addressAt = addressAt;
     this.id = id;
     this.timestamp = timestamp;
     this.viewTag = viewTag;
     this.ephemeralKey = ephemeralKey;
     this.channelId = channelId;
+    this.amount = amount;
     this.chain = chain;
     this.metadata = metadata;
     this.blockNumber = blockNumber;
     this.logIndex = logIndex;
     this.chainId = chainId;
     this.schemeId = schemeId;
+    // One call each: `Object.defineProperties` took several times as long, and each accessor
+    // still costs about a third of the rest of the row (BENCHMARKS.md, issue 24).
     Object.defineProperty(this, 'txHash', LAZY_FIELDS.txHash!);
-    Object.defineProperty(this, 'amount', LAZY_FIELDS.amount!);
     Object.defineProperty(this, 'stealthAddress', LAZY_FIELDS.stealthAddress!);
   }
 
   static txHashOf(row: PageRow): string | null {
     if (row.#txHash === NOT_RENDERED) row.#txHash = asciiText(row.#page, row.#txHashAt, row.#txHashLength);
     return row.#txHash;
-  }
-
-  static amountOf(row: PageRow): string | null {
-    if (row.#amount === NOT_RENDERED) row.#amount = asciiText(row.#page, row.#amountAt, row.#amountLength);
-    return row.#amount;
   }
 
   /** The row's stealth address, EIP-55 (computed once), or null when it has none. */
@@ -410,7 +399,6 @@ class PageRow {
 
 const LAZY_FIELDS: PropertyDescriptorMap = {
   txHash: lazyField('txHash', PageRow.txHashOf),
-  amount: lazyField('amount', PageRow.amountOf),
   stealthAddress: lazyField('stealthAddress', PageRow.stealthAddressOf),
 };
 
@@ -465,7 +453,7 @@ export function decodeAnnouncementPage(bytes: Uint8Array): DecodedAnnouncement[]
       return fail('holds a text field that is not UTF-8');
     }
   };
-  // tx hash and amount: an ASCII text is checked here and rendered when read (undefined, with
+  // tx hash: an ASCII text is checked here and rendered when read (undefined, with
   // where it sits in lazyAt and lazyLength); any other is decoded, and its UTF-8 checked, now,
   // so a corrupted page still fails here.
   let lazyAt = 0;
@@ -530,9 +518,7 @@ export function decodeAnnouncementPage(bytes: Uint8Array): DecodedAnnouncement[]
     const txHash = fields & FIELD.txHash ? lazyText() : null;
     const txHashAt = lazyAt;
     const txHashLength = lazyLength;
-    const amount = fields & FIELD.amount ? lazyText() : null;
-    const amountAt = lazyAt;
-    const amountLength = lazyLength;
+    const amount = fields & FIELD.amount ? text() : null;
     const chain = fields & FIELD.chain ? chainText() : null;
     let metadata: Uint8Array | null = null;
     if (fields & FIELD.metadata) {
@@ -565,7 +551,7 @@ export function decodeAnnouncementPage(bytes: Uint8Array): DecodedAnnouncement[]
       if (!Number.isSafeInteger(chainId) || chainId < 1) fail('holds a chain id that is not a positive safe integer');
       at += CHAIN_ID_BYTES;
     }
-    out[i] = new PageRow(bytes, id, timestamp, viewTag, ephemeralKey, channelId, txHash, txHashAt, txHashLength, amount, amountAt, amountLength, chain, metadata, addressAt, blockNumber, logIndex, chainId, schemeId);
+    out[i] = new PageRow(bytes, id, timestamp, viewTag, ephemeralKey, channelId, txHash, txHashAt, txHashLength, amount, chain, metadata, addressAt, blockNumber, logIndex, chainId, schemeId);
   }
   if (at !== end) fail('has trailing bytes');
   return out;

@@ -367,12 +367,16 @@ describe('the fast page decoder', () => {
     );
   });
 
-  it('renders the stealth address only when read, and spreading, JSON and assignment see it as a plain field', () => {
+  it('renders the stealth address and tx hash only when read, and spreading, JSON and assignment see them as plain fields', () => {
     const [decoded] = decodeAnnouncementPage(encodeAnnouncementPage([{ ...rows[1]!, stealthAddress: payment.stealthAddress.toLowerCase() }]));
     expect(Object.keys(decoded!)).toContain('stealthAddress');
     expect({ ...decoded! }.stealthAddress).toBe(payment.stealthAddress);
     expect(JSON.parse(JSON.stringify(decoded)).stealthAddress).toBe(payment.stealthAddress);
     expect(structuredClone({ ...decoded! }).stealthAddress).toBe(payment.stealthAddress);
+    expect({ ...decoded! }.txHash).toBe(rows[1]!.txHash);
+    expect(JSON.parse(JSON.stringify(decoded)).txHash).toBe(rows[1]!.txHash);
+    decoded!.txHash = '0x1';
+    expect({ ...decoded! }.txHash).toBe('0x1');
     decoded!.stealthAddress = null;
     expect(decoded!.stealthAddress).toBeNull();
     expect({ ...decoded! }.stealthAddress).toBeNull();

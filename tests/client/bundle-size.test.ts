@@ -25,7 +25,7 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   // such rows took 1.26 s and now 0.53 s in Node). Measured 14.7 kB before, 17.3 kB with it; an app
   // that also scans has that Keccak once, in the scanner.
   // Raised for binary page layout version 2 and the chain filter (issue 24): the decoder reads
-  // versions 1 and 2, renders addresses, tx hashes and amounts when read (the row class behind a
+  // versions 1 and 2, renders addresses and tx hashes when read (the row class behind a
   // 2.8x faster decode of chain events, BENCHMARKS.md), refuses later versions with their own
   // error, and the walk checks chainIds. Measured 17.3 kB before, 18.6 kB with it.
   { entry: '@wraith-pq/sdk/client', source: 'sdk/src/client/index.ts', gzipBudget: 20_500 },
