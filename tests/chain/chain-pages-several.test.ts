@@ -113,12 +113,15 @@ describe('chainAnnouncementPages over several chains', () => {
     expect(new Set(all)).toEqual(new Set(paid.keys()));
   });
 
-  it('refuses an entry whose RPC answers another chain id, and a chain listed twice', async () => {
+  it('refuses an entry whose RPC answers another chain id, a chain listed twice, and a consumer with one cursor', async () => {
     const wrong = chainAnnouncementPages({ chains: [{ client: chains[0]!.client, chainId: 1 }] });
     await expect(scanRegistry(wrong, recipient).next()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('answers chain 10') });
     const twice = chainAnnouncementPages({ chains: [{ client: chains[1]!.client }, { client: chains[1]!.client }] });
     await expect(scanRegistry(twice, recipient).next()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('chain 8453 twice') });
     expect(() => chainAnnouncementPages({ chains: [] })).toThrow('at least one chain');
+    // A wrapper that hides cursorPerChain would resume every chain from one chain's cursor.
+    const wrapped = (request: { afterId: number; signal?: AbortSignal }) => source()(request);
+    await expect(scanRegistry(wrapped, recipient).next()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('cursor per chain') });
   });
 
   it('one chain alone keeps its single cursor, and is tagged when its chain id is given', async () => {

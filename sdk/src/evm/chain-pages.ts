@@ -105,13 +105,18 @@ export function chainAnnouncementPages(parameters: ChainAnnouncementPagesParamet
   chains.forEach((chain, i) => checkChain(chain, several ? `chains[${i}].` : ''));
   const withRetry = (chain: ChainPageSourceChain): ChainPageSourceChain => (chain.retry === undefined && retry !== undefined ? { ...chain, retry } : chain);
 
-  const pages = async function* ({ afterId, afterIds = {}, signal }: { afterId: number; afterIds?: ChainCursors; signal?: AbortSignal }) {
+  const pages = async function* ({ afterId, afterIds, signal }: { afterId: number; afterIds?: ChainCursors; signal?: AbortSignal }) {
+    // Ids grow only within a chain: a consumer with one cursor (a wrapper that dropped
+    // `cursorPerChain`) would skip the rows of every chain behind the one it saw last.
+    if (several && afterIds === undefined) {
+      throw new InvalidArgumentError('afterIds', 'must be given: this source keeps a cursor per chain (pass it to scanRegistry as it is, or copy its cursorPerChain)');
+    }
     const progress = await Promise.all(
       chains.map(async (given, i): Promise<ChainProgress> => {
         const chain = withRetry(given);
         const chainId = several ? await readChainId(chain, `chains[${i}].chainId`, signal) : chain.chainId;
         // Resume in the block of the cursor: its later logs are still due.
-        const after = several ? (afterIds[chainId!] ?? 0) : afterId;
+        const after = several ? (afterIds![chainId!] ?? 0) : afterId;
         const resumeBlock = after > 0 ? BigInt(cursorPosition(after).blockNumber) : 0n;
         const fromBlock = chain.fromBlock ?? 0n;
         const end = chain.toBlock === undefined || chain.toBlock === 'latest' ? await readHead(chain, signal) : chain.toBlock;
