@@ -26,6 +26,7 @@ export function benchPageEtag(): Measurement[] {
       metadata: chain ? random(92) : null,
       blockNumber: chain ? 19_000_000 + j : null,
       logIndex: chain ? j % 200 : null,
+      chainId: chain ? 1 : null,
     }));
   const http = rows(false);
   const chain = rows(true);

@@ -76,6 +76,7 @@ function ownRowInEachForm() {
       metadata: null,
       block_number: null,
       log_index: null,
+      chain_id: null,
     }),
     'a chain announcement (decodeAnnouncementLogs)': chainAnnouncementOf(createStealthPayment(keys.metaAddress)),
   };

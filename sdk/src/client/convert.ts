@@ -27,6 +27,9 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     metadata: json.metadata == null || json.metadata === '' ? null : hexToBytes(json.metadata, 'metadata'),
     blockNumber: json.block_number ?? null,
     logIndex: json.log_index ?? null,
+    chainId: json.chain_id ?? null,
+    // Rows gain scheme_id with ERC-8441 (API.md "Several chains, two schemes"); until then, 1000.
+    schemeId: (json as { scheme_id?: number }).scheme_id ?? 1000,
   };
 }
 

@@ -90,6 +90,11 @@ export type AnnouncementJson = {
   /** Chain events: block and log index; null for HTTP publishes. */
   block_number: number | null;
   log_index: number | null;
+  /**
+   * EIP-155 id of the chain the row belongs to (its event's chain, or the one its HTTP publisher
+   * named), or null. Servers older than this field leave it out.
+   */
+  chain_id: number | null;
 };
 
 /** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
@@ -201,6 +206,8 @@ export type ListAnnouncementsParameters = {
   limit?: number;
   /** Cursor: only ids greater than this (the last id of the previous page). */
   after_id?: number;
+  /** Only rows of this chain, or of any of these chains (EIP-155 ids; sent comma-separated). */
+  chain_id?: number | readonly number[];
 };
 
 export type ListAnnouncementsReturnType = { announcements: AnnouncementJson[]; total: number };
