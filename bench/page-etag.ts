@@ -15,6 +15,7 @@ export function benchPageEtag(): Measurement[] {
   const rows = (chain: boolean): StoredAnnouncement[] =>
     Array.from({ length: 5000 }, (_, j) => ({
       id: j + 1,
+      schemeId: 1000,
       ephemeralKey: random(1088),
       viewTag: j & 0xff,
       timestamp: 1_700_000_000 + j,

@@ -50,6 +50,7 @@ describe('announcementFromJson', () => {
     block_number: 123,
     log_index: 4,
     chain_id: 8453,
+    scheme_id: 1000 as const,
   };
 
   it('maps the chain fields into byte form, where the scanner opens the note', () => {

@@ -77,6 +77,7 @@ function ownRowInEachForm() {
       block_number: null,
       log_index: null,
       chain_id: null,
+      scheme_id: 1000,
     }),
     'a chain announcement (decodeAnnouncementLogs)': chainAnnouncementOf(createStealthPayment(keys.metaAddress)),
   };

@@ -114,7 +114,7 @@ describe('binary registry pages', () => {
   it("are tagged by their rows' ids and the five fields a store changes in place: a change to any one gives another ETag", () => {
     const note = (fill: number) => new Uint8Array(92).fill(fill);
     const row: StoredAnnouncement = {
-      ...{ id: 7, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },
+      ...{ id: 7, schemeId: 1000, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },
       ...{ txHash: '0x' + '12'.repeat(32), amount: null, chain: 'anvil' },
       ...{ stealthAddress: '0x' + 'Ab'.repeat(20), metadata: note(5), blockNumber: 9, logIndex: 2, chainId: 31337 },
     };
@@ -167,7 +167,7 @@ describe('binary registry pages', () => {
 
   it('are written in layout version 2, with each row\'s chain id', () => {
     const row: StoredAnnouncement = {
-      ...{ id: 1, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null, txHash: '0x1', amount: null, chain: 'base' },
+      ...{ id: 1, schemeId: 1000, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null, txHash: '0x1', amount: null, chain: 'base' },
       ...{ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null, chainId: 8453 },
     };
     const response = binaryPageResponse(new Request('http://localhost/'), [row, { ...row, id: 2, chainId: null }], { afterId: undefined, offset: 0, limit: 10 });

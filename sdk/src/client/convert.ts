@@ -28,8 +28,8 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     blockNumber: json.block_number ?? null,
     logIndex: json.log_index ?? null,
     chainId: json.chain_id ?? null,
-    // Rows gain scheme_id with ERC-8441 (API.md "Several chains, two schemes"); until then, 1000.
-    schemeId: (json as { scheme_id?: number }).scheme_id ?? 1000,
+    // scheme_id (API.md "Several chains, two schemes"); servers older than it answer rows without one, all of scheme 1000.
+    schemeId: json.scheme_id ?? 1000,
   };
 }
 
