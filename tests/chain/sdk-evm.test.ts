@@ -164,7 +164,7 @@ describe('announcing on chain', () => {
     const all = await logsOf(first, last, [ANNOUNCER_ADDRESS, chain.otherAnnouncer, chain.junkEmitter]);
     const decoded = decodeAnnouncementLogs(all);
     expect(decoded.announcements.map((a) => a.stealthAddress)).toEqual([valid.stealthAddress]);
-    expect(decoded.skippedBy).toEqual({ scheme: 2, 'ephemeral-key-length': 2, 'metadata-length': 2, announcer: 3, undecodable: 0 });
+    expect(decoded.skippedBy).toEqual({ scheme: 2, 'ephemeral-key-length': 2, 'invalid-epk': 0, 'metadata-length': 2, announcer: 3, undecodable: 0 });
     expect(decoded.skipped).toBe(9);
 
     // The junk emitter's logs, read as if it were the Announcer: topics and data do not decode.
@@ -179,7 +179,7 @@ describe('announcing on chain', () => {
     // Through eth_getLogs' own filter (address + scheme topic) only the length checks remain to count.
     const fetched = await fetchAnnouncements({ client: chain.publicClient, fromBlock: first, toBlock: last });
     expect(fetched.announcements.map((a) => a.stealthAddress)).toEqual([valid.stealthAddress]);
-    expect(fetched.skippedBy).toEqual({ scheme: 0, 'ephemeral-key-length': 2, 'metadata-length': 2, announcer: 0, undecodable: 0 });
+    expect(fetched.skippedBy).toEqual({ scheme: 0, 'ephemeral-key-length': 2, 'invalid-epk': 0, 'metadata-length': 2, announcer: 0, undecodable: 0 });
   });
 });
 
@@ -368,7 +368,7 @@ describe('provider errors', () => {
 
   it('an empty range (fromBlock after toBlock) reads nothing and makes no call', async () => {
     const silent: ChainRpcClient = { request: () => Promise.reject(new Error('no call expected')) };
-    expect(await fetchAnnouncements({ client: silent, fromBlock: 10n, toBlock: 9n })).toEqual({ announcements: [], skipped: 0, skippedBy: { scheme: 0, 'ephemeral-key-length': 0, 'metadata-length': 0, undecodable: 0, announcer: 0 } });
+    expect(await fetchAnnouncements({ client: silent, fromBlock: 10n, toBlock: 9n })).toEqual({ announcements: [], skipped: 0, skippedBy: { scheme: 0, 'ephemeral-key-length': 0, 'invalid-epk': 0, 'metadata-length': 0, undecodable: 0, announcer: 0 } });
   });
 });
 

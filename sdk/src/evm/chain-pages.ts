@@ -43,7 +43,7 @@ export type ChainPageSourceChain = {
 
 /** What every chain of a scan shares. */
 type ChainPageSourceShared = {
-  schemeId?: bigint;
+  schemeId?: bigint | readonly bigint[];
   /** Blocks per page (default 10,000): one page is what the scanner gets at a time, per chain. */
   pageBlocks?: bigint;
   /** Retry policy of every chain without its own. */
@@ -151,7 +151,7 @@ function checkChain(chain: ChainPageSourceChain, path: string): void {
 }
 
 /** The next `pageBlocks` blocks of one chain, past its cursor; advances it. */
-async function nextPage(progress: ChainProgress, pageBlocks: bigint, schemeId: bigint | undefined, signal: AbortSignal | undefined): Promise<ChainAnnouncement[]> {
+async function nextPage(progress: ChainProgress, pageBlocks: bigint, schemeId: bigint | readonly bigint[] | undefined, signal: AbortSignal | undefined): Promise<ChainAnnouncement[]> {
   const { chain, chainId, next, end, after } = progress;
   const to = next + pageBlocks - 1n < end ? next + pageBlocks - 1n : end;
   const { announcements } = await fetchAnnouncements({

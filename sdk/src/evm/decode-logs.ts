@@ -1,10 +1,15 @@
 /**
- * Decoding `Announcement` logs into announcements of this wire format (PROTOCOL.md section 7).
+ * Decoding `Announcement` logs into announcements of this wire format (PROTOCOL.md section 7)
+ * and of ERC-8441 (scheme 3, section 10).
  *
- * The Announcer accepts anything, so a log is only an announcement of this format when it comes
- * from the configured Announcer, carries the configured scheme id, decodes as
- * `(bytes ephemeralPubKey, bytes metadata)`, its `ephemeralPubKey` is exactly 1088 bytes and not
- * all zero, and its `metadata` is 1 byte (view tag) or 93 bytes (view tag + 92-byte sealed note).
+ * The Announcer accepts anything, so a log is only an announcement when it comes from the
+ * configured Announcer, carries one of the configured scheme ids and decodes as
+ * `(bytes ephemeralPubKey, bytes metadata)`, and then by its scheme:
+ * - this format (scheme 1000 unless configured otherwise): `ephemeralPubKey` exactly 1088 bytes
+ *   and not all zero, `metadata` 1 byte (view tag) or 93 bytes (view tag + 92-byte sealed note);
+ * - ERC-8441 (scheme 3): `ephemeralPubKey` exactly 1121 bytes whose first 33 are a compressed
+ *   secp256k1 point (`epk`), `metadata` at least the view tag; what follows it is kept as it is
+ *   (the ERC's Section 2.7: its length is never a reason to skip).
  * Everything else is skipped and counted by reason, never thrown: one hostile event must not
  * stop a scan or an indexer.
  * @module
@@ -13,8 +18,12 @@ import type { Address, Hex } from 'viem';
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
 import { toChecksumAddress } from '../address.ts';
 import { hexToBytes, isAllZero } from '../bytes.ts';
+import { ERC8441_SCHEME_ID } from '../erc8441-meta-address.ts';
+import { ERC8441_EPHEMERAL_KEY_BYTES } from '../erc8441-payment.ts';
+import { Point } from '../spending-key.ts';
 import { SEALED_NOTE_BYTES } from '../note.ts';
 import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
+import { InvalidArgumentError } from '../errors.ts';
 import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, parseAddress, parseSchemeId, WRAITH_SCHEME_ID } from './announcer.ts';
 import { chainCursor, isCursorPosition } from './cursor.ts';
 
@@ -44,8 +53,13 @@ export type ChainAnnouncement = RegistryAnnouncement & {
   blockHash: Hex;
   /** The announced one-time address (EIP-55); the scanner compares it with the one it derives. */
   stealthAddress: string;
-  /** The 92-byte sealed note (PROTOCOL.md section 8), or null when the metadata is the view tag alone. */
+  /**
+   * What follows the view tag, or null when the metadata is the view tag alone: the 92-byte sealed
+   * note (PROTOCOL.md section 8) under scheme 1000, any bytes under scheme 3.
+   */
   metadata: Uint8Array | null;
+  /** The announcement's format: 1000 (this format, whatever id a deployment announces it under) or 3 (ERC-8441). */
+  schemeId: number;
   /** Who called `announce` (EIP-55): the sender's account or contract. */
   caller: string;
   /** Block timestamp (Unix seconds) when the log carried one (`blockTimestamp`), else 0 until filled in. */
@@ -53,15 +67,19 @@ export type ChainAnnouncement = RegistryAnnouncement & {
 };
 
 /**
- * Why a log was not an announcement of this format: another scheme id, another contract, a
- * ciphertext that is not 1088 bytes (or is all zero), metadata neither 1 nor 93 bytes, or a
- * log that does not decode as an `Announcement` at all (wrong topics or data, pending, removed).
+ * Why a log was not an announcement: a scheme id not asked for, another contract, an ephemeral
+ * key of the wrong length for its scheme (or all zero), a scheme-3 `epk` that is not a compressed
+ * secp256k1 point, metadata of a length its scheme refuses, or a log that does not decode as an
+ * `Announcement` at all (wrong topics or data, pending, removed).
  */
-export type DecodeSkipReason = 'scheme' | 'ephemeral-key-length' | 'metadata-length' | 'undecodable' | 'announcer';
+export type DecodeSkipReason = 'scheme' | 'ephemeral-key-length' | 'invalid-epk' | 'metadata-length' | 'undecodable' | 'announcer';
 
 export type DecodeAnnouncementLogsOptions = {
-  /** Scheme id to accept (default {@link WRAITH_SCHEME_ID}). */
-  schemeId?: bigint;
+  /**
+   * Scheme id(s) to accept (default {@link WRAITH_SCHEME_ID}). 3 is ERC-8441; any other id is
+   * read as this format (a deployment may announce it under another id).
+   */
+  schemeId?: bigint | readonly bigint[];
   /** Announcer to accept logs from (default {@link ANNOUNCER_ADDRESS}). */
   announcer?: Address;
   /** The `chain` label the announcements carry (e.g. `ethereum`); default null. */
@@ -81,7 +99,7 @@ const VIEW_TAG_ONLY_BYTES = 1;
 
 /** A fresh tally with every reason at 0. */
 export function emptySkipCounts(): Record<DecodeSkipReason, number> {
-  return { scheme: 0, 'ephemeral-key-length': 0, 'metadata-length': 0, undecodable: 0, announcer: 0 };
+  return { scheme: 0, 'ephemeral-key-length': 0, 'invalid-epk': 0, 'metadata-length': 0, undecodable: 0, announcer: 0 };
 }
 
 /**
@@ -102,13 +120,13 @@ export function emptySkipCounts(): Record<DecodeSkipReason, number> {
  * const { announcements, skippedBy } = decodeAnnouncementLogs(logs, { chain: 'ethereum' });
  */
 export function decodeAnnouncementLogs(logs: readonly RpcLogLike[], options: DecodeAnnouncementLogsOptions = {}): DecodeAnnouncementLogsReturnType {
-  const schemeId = parseSchemeId(options.schemeId ?? WRAITH_SCHEME_ID);
+  const schemeIds = new Set(schemeIdList(options.schemeId));
   const announcer = parseAddress(options.announcer ?? ANNOUNCER_ADDRESS, 'announcer').toLowerCase();
   const chain = options.chain ?? null;
   const skippedBy = emptySkipCounts();
   const announcements: ChainAnnouncement[] = [];
   for (const log of logs) {
-    const result = decodeLog(log, schemeId, announcer, chain);
+    const result = decodeLog(log, schemeIds, announcer, chain);
     if (typeof result === 'string') skippedBy[result]++;
     else announcements.push(result);
   }
@@ -116,22 +134,39 @@ export function decodeAnnouncementLogs(logs: readonly RpcLogLike[], options: Dec
   return { announcements, skipped: logs.length - announcements.length, skippedBy };
 }
 
-function decodeLog(log: RpcLogLike, schemeId: bigint, announcer: string, chain: string | null): ChainAnnouncement | DecodeSkipReason {
+/** The scheme ids of an option, checked (uint256 each, at least one). */
+export function schemeIdList(option: bigint | readonly bigint[] | undefined): bigint[] {
+  const list = option === undefined ? [WRAITH_SCHEME_ID] : typeof option === 'bigint' ? [option] : [...option];
+  if (list.length === 0) throw new InvalidArgumentError('schemeId', 'must name at least one scheme id');
+  return list.map((id, i) => parseSchemeId(id, typeof option === 'object' ? `schemeId[${i}]` : 'schemeId'));
+}
+
+function decodeLog(log: RpcLogLike, schemeIds: ReadonlySet<bigint>, announcer: string, chain: string | null): ChainAnnouncement | DecodeSkipReason {
   if (typeof log !== 'object' || log === null || !Array.isArray(log.topics) || typeof log.data !== 'string' || log.removed === true) return 'undecodable';
   if (typeof log.topics[0] !== 'string' || log.topics[0].toLowerCase() !== ANNOUNCEMENT_EVENT_TOPIC) return 'undecodable';
   if (typeof log.address !== 'string' || log.address.toLowerCase() !== announcer) return 'announcer';
   const args = decodeAnnouncementEvent(log.topics, log.data);
   if (args === undefined) return 'undecodable';
-  if (args.schemeId !== schemeId) return 'scheme';
+  if (!schemeIds.has(args.schemeId)) return 'scheme';
   const blockNumber = quantity(log.blockNumber);
   const logIndex = quantity(log.logIndex);
   if (blockNumber === undefined || logIndex === undefined || !isCursorPosition(blockNumber, logIndex)) return 'undecodable';
   if (!isHash(log.transactionHash) || !isHash(log.blockHash)) return 'undecodable';
   const ephemeralKey = args.ephemeralPubKey;
-  if (ephemeralKey.length !== CIPHERTEXT_BYTES || isAllZero(ephemeralKey)) return 'ephemeral-key-length';
   const metadata = args.metadata;
-  if (metadata.length !== VIEW_TAG_ONLY_BYTES && metadata.length !== VIEW_TAG_ONLY_BYTES + SEALED_NOTE_BYTES) return 'metadata-length';
+  const erc8441 = args.schemeId === BigInt(ERC8441_SCHEME_ID);
+  if (erc8441) {
+    // ERC-8441 Section 2.7: the key's length, a non-empty metadata, a valid epk; nothing else.
+    if (ephemeralKey.length !== ERC8441_EPHEMERAL_KEY_BYTES) return 'ephemeral-key-length';
+    if (metadata.length === 0) return 'metadata-length';
+    if (!isCompressedPoint(ephemeralKey.subarray(0, 33))) return 'invalid-epk';
+  } else {
+    if (ephemeralKey.length !== CIPHERTEXT_BYTES || isAllZero(ephemeralKey)) return 'ephemeral-key-length';
+    if (metadata.length !== VIEW_TAG_ONLY_BYTES && metadata.length !== VIEW_TAG_ONLY_BYTES + SEALED_NOTE_BYTES) return 'metadata-length';
+  }
   return {
+    // The row's format: any id other than 3 was accepted as this format's (PROTOCOL.md section 7).
+    schemeId: erc8441 ? ERC8441_SCHEME_ID : Number(WRAITH_SCHEME_ID),
     id: chainCursor(blockNumber, logIndex),
     ephemeralKey,
     viewTag: metadata[0]!,
@@ -230,6 +265,17 @@ export function quantity(value: RpcQuantity | null | undefined): number | undefi
   else if (typeof value === 'string' && /^0x[0-9a-f]{1,14}$/i.test(value)) n = Number.parseInt(value.slice(2), 16);
   else return undefined;
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** SEC1-compressed (tag 02/03) and on secp256k1. */
+function isCompressedPoint(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0x02 && bytes[0] !== 0x03) return false;
+  try {
+    Point.fromBytes(bytes).assertValidity();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isHash(value: unknown): value is string {

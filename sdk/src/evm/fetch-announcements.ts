@@ -12,8 +12,8 @@
  */
 import { numberToHex, type Address } from 'viem';
 import { InvalidArgumentError } from '../errors.ts';
-import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, parseAddress, parseSchemeId, schemeIdTopic, WRAITH_SCHEME_ID } from './announcer.ts';
-import { decodeAnnouncementLogs, emptySkipCounts, quantity, type ChainAnnouncement, type DecodeAnnouncementLogsReturnType, type RpcLogLike } from './decode-logs.ts';
+import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, parseAddress, schemeIdTopic } from './announcer.ts';
+import { decodeAnnouncementLogs, emptySkipCounts, quantity, schemeIdList, type ChainAnnouncement, type DecodeAnnouncementLogsReturnType, type RpcLogLike } from './decode-logs.ts';
 import { RangeRefused, rpcRequest, type ChainRetryOptions, type ChainRpcClient } from './rpc-request.ts';
 
 /** Blocks per `eth_getLogs` call to start with: what most public providers accept for a sparse event. */
@@ -30,8 +30,8 @@ export type FetchAnnouncementsParameters = {
   fromBlock: bigint;
   /** Last block to read (inclusive). */
   toBlock: bigint;
-  /** Default {@link WRAITH_SCHEME_ID}. */
-  schemeId?: bigint;
+  /** Scheme id(s) to read, one `eth_getLogs` filter for all (default 1000, this format; 3 is ERC-8441). */
+  schemeId?: bigint | readonly bigint[];
   /** Default {@link ANNOUNCER_ADDRESS}. */
   announcer?: Address;
   /** Largest block range of one `eth_getLogs` call (default 10,000); smaller ranges are used when the provider refuses it. */
@@ -71,10 +71,11 @@ export async function fetchAnnouncements(parameters: FetchAnnouncementsParameter
   if (chainId !== undefined && (!Number.isSafeInteger(chainId) || chainId < 1)) throw new InvalidArgumentError('chainId', 'must be a positive integer (EIP-155 chain id)');
   const maxRange = parameters.maxBlockRange ?? DEFAULT_MAX_BLOCK_RANGE;
   if (typeof maxRange !== 'bigint' || maxRange < 1n) throw new InvalidArgumentError('maxBlockRange', 'must be a positive bigint');
-  const schemeId = parseSchemeId(parameters.schemeId ?? WRAITH_SCHEME_ID);
+  const schemeIds = schemeIdList(parameters.schemeId);
   const announcer = parseAddress(parameters.announcer ?? ANNOUNCER_ADDRESS, 'announcer');
-  const decodeOptions = { schemeId, announcer, chain: parameters.chain ?? null };
-  const topics = [ANNOUNCEMENT_EVENT_TOPIC, schemeIdTopic(schemeId)];
+  const decodeOptions = { schemeId: schemeIds, announcer, chain: parameters.chain ?? null };
+  // topic1 is the scheme id: a list matches any of them (eth_getLogs topic OR).
+  const topics = [ANNOUNCEMENT_EVENT_TOPIC, schemeIds.length === 1 ? schemeIdTopic(schemeIds[0]!) : schemeIds.map(schemeIdTopic)];
 
   const announcements: ChainAnnouncement[] = [];
   const skippedBy = emptySkipCounts();
