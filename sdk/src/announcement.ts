@@ -188,13 +188,60 @@ export function announcedStealthAddressOf(input: AnnouncementInput): string | un
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** What `packAnnouncements` does with a malformed row. */
+/** What `packAnnouncements` does with a malformed row, and with a row of ERC-8441 (scheme 3). */
 export type PackAnnouncementsOptions = {
   /** Receives `{ index, reason }` of malformed rows while it holds fewer than {@link MALFORMED_LIST_LIMIT}. */
   malformed?: MalformedAnnouncement[];
   /** Throw {@link InvalidAnnouncementError} (path `announcements[index].field`) instead of skipping. */
   strict?: boolean;
+  /**
+   * Receives each scheme-3 row (its position and its ERC-8441 form); such a row is neither packed
+   * nor malformed. Without it, scheme-3 rows are read as this format's and fail its checks.
+   */
+  erc8441?: (index: number, row: Erc8441Row) => void;
 };
+
+/** A scheme-3 row as the ERC-8441 scanner reads it (the ERC's Section 2.5). */
+export type Erc8441Row = {
+  /** `epk || ct`, 1121 bytes. */
+  ephemeralPubKey: Uint8Array;
+  /** The view tag, then whatever the row kept after it. */
+  metadata: Uint8Array;
+  /** The announced address, '' when the row names none (it is then never a match). */
+  stealthAddress: string;
+};
+
+const ERC8441_KEY_BYTES = 1121;
+
+/**
+ * The ERC-8441 form of a row of scheme 3 (its `schemeId` / `scheme_id` says 3, or its ephemeral
+ * key is 1121 bytes), else undefined. A scheme-3 row with unreadable fields comes back with an
+ * empty key, which the ERC-8441 scanner skips as malformed (Section 2.7): never a throw.
+ */
+export function erc8441RowOf(input: unknown): Erc8441Row | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const row = input as Partial<Announcement & PaymentAnnouncement & AnnouncementRecord> & { schemeId?: unknown; scheme_id?: unknown };
+  const raw: unknown = 'ephemeral_key' in row ? row.ephemeral_key : 'ephemeralKey' in row ? row.ephemeralKey : row.ephemeralCiphertext;
+  const declared = row.schemeId ?? row.scheme_id;
+  const length = raw instanceof Uint8Array ? raw.length : typeof raw === 'string' ? raw.replace(/^0[xX]/, '').length / 2 : -1;
+  if (declared !== 3 && length !== ERC8441_KEY_BYTES) return undefined;
+  const bytes = (value: unknown): Uint8Array => {
+    if (value instanceof Uint8Array) return value;
+    if (typeof value !== 'string' || value === '') return new Uint8Array(0);
+    try {
+      return hexToBytes(value, 'value');
+    } catch {
+      return new Uint8Array(0);
+    }
+  };
+  const viewTag: unknown = 'ephemeral_key' in row ? row.view_tag : row.viewTag;
+  const tail = bytes(row.metadata);
+  const metadata = new Uint8Array(1 + tail.length);
+  metadata.set(tail, 1);
+  if (isViewTag(viewTag)) metadata[0] = viewTag;
+  const announced = announcedStealthAddressOf(row as AnnouncementInput);
+  return { ephemeralPubKey: isViewTag(viewTag) ? bytes(raw) : new Uint8Array(0), metadata, stealthAddress: announced ?? '' };
+}
 
 /**
  * Parse `announcements[from..to)` and pack the well-formed ones for a kernel: ciphertexts back to
@@ -217,7 +264,15 @@ export function packAnnouncements(
     const row: unknown = announcements[index];
     // Byte rows (binary registry pages, chain events) are the bulk of large scans: checked in
     // place first; every other form, and a byte row that fails, goes through the full reader.
-    const parsed = isScannableBytes(row) ? row : readAnnouncement(row);
+    const fast = isScannableBytes(row) && (row as { schemeId?: unknown }).schemeId !== 3;
+    if (!fast && options.erc8441) {
+      const erc8441 = erc8441RowOf(row);
+      if (erc8441 !== undefined) {
+        options.erc8441(index, erc8441);
+        continue;
+      }
+    }
+    const parsed = fast ? row : readAnnouncement(row);
     if (parsed !== row && 'issue' in parsed) {
       if (options.strict) throw flawError(parsed, `announcements[${index}]`);
       if (options.malformed && options.malformed.length < MALFORMED_LIST_LIMIT) options.malformed.push({ index, reason: flawText(parsed) });

@@ -261,7 +261,11 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // Rows are parsed here in batch order (packed slices and the calling thread's own pieces
     // alike), so the list holds the batch's first malformed rows, as one thread's would.
     const malformed: MalformedAnnouncement[] = [];
-    const packOptions = { malformed, strict };
+    // Scheme-3 (ERC-8441) rows met while packing are scanned on this thread at the end: the
+    // workers' kernels read scheme 1000 only.
+    const erc8441Rows: number[] = [];
+    let erc8441Count = 0;
+    const packOptions = { malformed, strict, erc8441: (index: number) => void erc8441Rows.push(index) };
     let wellFormed = 0;
     let failed = false;
     try {
@@ -273,6 +277,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
             const to = Math.min(n, from + CALLER_ROWS);
             const result = local.scan(announcements.slice(from, to));
             wellFormed += to - from - result.stats.malformed;
+            erc8441Count += result.stats.erc8441;
             for (const row of result.malformed) {
               // Thrown with the row's index in the whole batch, not in this piece.
               if (strict) parseAnnouncement(announcements[from + row.index]!, `announcements[${from + row.index}]`);
@@ -293,9 +298,10 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         const packed = new Uint8Array(buffer);
         const viewTags = new Uint8Array(to - from);
         const indices = new Uint32Array(to - from);
+        const diverted = erc8441Rows.length;
         const count = packAnnouncements(announcements, from, to, packed, viewTags, indices, packOptions);
         from = to;
-        wellFormed += count;
+        wellFormed += count + (erc8441Rows.length - diverted);
         if (count === 0) {
           keep(buffer);
           continue;
@@ -321,6 +327,12 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     }
     const discoveries: Discovery<A>[] = [];
     let viewTagMatches = 0;
+    if (erc8441Rows.length > 0) {
+      const result = checked.scan(erc8441Rows.map((index) => announcements[index]!));
+      erc8441Count += result.stats.erc8441;
+      viewTagMatches += result.stats.viewTagMatches;
+      for (const found of result.discoveries) discoveries.push({ ...found, announcement: announcements[erc8441Rows[found.index]!]!, index: erc8441Rows[found.index]! });
+    }
     for (const part of parts) {
       if ('result' in part) {
         viewTagMatches += part.result.stats.viewTagMatches;
@@ -341,6 +353,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
         viewTagMatches,
         discoveries: discoveries.length,
         malformed: n - wellFormed,
+        erc8441: erc8441Count,
         durationMs,
         rate: durationMs > 0 ? (announcements.length * 1000) / durationMs : 0,
       },

@@ -7,20 +7,26 @@
  * key are discovered, whatever else the registry holds (foreign, random, crafted, tampered).
  * @module
  */
-import { toBytes, type BytesInput } from './bytes.ts';
+import { bytesToBigInt, toBytes, type BytesInput } from './bytes.ts';
 import {
   announcedStealthAddressOf,
   packAnnouncements,
   sealedNoteOf,
   type AnnouncementInput,
+  type Erc8441Row,
   type MalformedAnnouncement,
 } from './announcement.ts';
+import { erc8441KeysOf } from './erc8441-keys.ts';
+import { createErc8441Scanner, erc8441StealthKey, type Erc8441Scanner } from './erc8441-scan.ts';
+import { erc8441Offset } from './erc8441-payment.ts';
 import { openNote, type PaymentNote } from './note.ts';
 import { InvalidArgumentError } from './errors.ts';
 import {
   assertSpendingKeyPair,
   parseSpendingPublicKey,
   parseSpendingSecret,
+  Point,
+  scalarToBytes,
 } from './spending-key.ts';
 import {
   deriveStealthKeysFor,
@@ -53,10 +59,22 @@ export type ScanKeys = {
   spendingSecretKey?: BytesInput;
   /** Optional: when given it must be the key embedded in `viewingSecretKey`. */
   viewingPublicKey?: BytesInput;
+  /**
+   * The ML-KEM seed `d || z` (`RecipientKeys.viewingSeed`). With `spendingSecretKey` it gives the
+   * identity's ERC-8441 keys (PROTOCOL.md section 10), so scheme-3 rows are scanned too.
+   */
+  viewingSeed?: BytesInput;
+  /**
+   * ERC-8441 keys to scan scheme-3 rows with when they cannot be derived (a view-only scan): the
+   * 96-byte tracking key and the 1250-byte meta-address it belongs to.
+   */
+  erc8441?: { trackingKey: BytesInput; metaAddress: BytesInput };
 };
 
 /** A payment found for the scanned key. */
 export type Discovery<A = AnnouncementInput> = StealthAddress & {
+  /** The scheme it was found under: 1000 (this format) or 3 (ERC-8441, decided by the announced address). */
+  schemeId: 1000 | 3;
   /** The announcement as it was passed in. */
   announcement: A;
   /** Its position in the scanned batch. */
@@ -88,6 +106,11 @@ export type ScanStats = {
   discoveries: number;
   /** Announcements skipped because they are not well-formed (wrong length, bad tag, ...): all of them, listed or not. */
   malformed: number;
+  /**
+   * Scheme-3 (ERC-8441) rows: checked under that scheme when the scan has its keys, else skipped
+   * here (not malformed: another scheme's rows are not this one's junk).
+   */
+  erc8441: number;
   durationMs: number;
   /** Announcements per second. */
   rate: number;
@@ -120,6 +143,7 @@ export function completeDiscovery<A extends AnnouncementInput>(keys: FoundKeys, 
   const note = sealed === undefined || sealed === null ? null : openNote(sharedSecret, sealed);
   const announced = typeof announcement === 'object' && announcement !== null ? announcedStealthAddressOf(announcement) : undefined;
   return {
+    schemeId: 1000,
     ...rest,
     ...(viewOnly ? { sharedSecret } : {}),
     announcement,
@@ -236,6 +260,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   }
   if (options.strict !== undefined && typeof options.strict !== 'boolean') throw new InvalidArgumentError('strict', 'must be a boolean');
   const strict = options.strict === true;
+  const erc8441 = erc8441ScannerOf(keys, b);
 
   // Announcements go through the kernel in chunks, so batch kernels (SIMD lanes) get full groups.
   const packed = new Uint8Array(CHUNK * CIPHERTEXT_BYTES);
@@ -286,13 +311,30 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     const started = performance.now();
     const discoveries: Discovery<A>[] = [];
     const malformedRows: MalformedAnnouncement[] = [];
-    const packOptions = { malformed: malformedRows, strict };
+    let erc8441Rows = 0;
+    const seen = new Set<string>();
+    const packOptions = {
+      malformed: malformedRows,
+      strict,
+      erc8441: (index: number, row: Erc8441Row) => {
+        erc8441Rows++;
+        if (erc8441 === undefined) return;
+        const found = erc8441.check(row);
+        if (!found.match) return;
+        if (found.viewTag === row.metadata[0]) viewTagMatches++;
+        // Anyone can replay an announcement: a stealth address is reported once (ERC-8441 Section 2.5).
+        if (seen.has(found.stealthAddress)) return;
+        seen.add(found.stealthAddress);
+        discoveries.push(erc8441Discovery(found.sharedSecret, found.stealthAddress, row, announcements[index]!, index, erc8441, b));
+      },
+    };
     let viewTagMatches = 0;
     let malformed = 0;
     for (let start = 0; start < announcements.length; start += CHUNK) {
       const end = Math.min(announcements.length, start + CHUNK);
+      const before = erc8441Rows;
       const count = packAnnouncements(announcements, start, end, packed, announcedTags, indices, packOptions);
-      malformed += end - start - count;
+      malformed += end - start - count - (erc8441Rows - before);
       viewTagMatches += scanPackedChunk(packed, announcedTags, count, (k, keys) => {
         const index = indices[k]!;
         discoveries.push(completeDiscovery(keys, announcements[index]!, index, b === undefined));
@@ -308,6 +350,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
         viewTagMatches,
         discoveries: discoveries.length,
         malformed,
+        erc8441: erc8441Rows,
         durationMs,
         rate: durationMs > 0 ? (totalScanned * 1000) / durationMs : 0,
       },
@@ -333,6 +376,41 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   }
 
   return { viewOnly: b === undefined, scan, scanPacked };
+}
+
+/** The ERC-8441 scanner of a scan's keys: given, derived from the identity (PROTOCOL.md section 10), or none. */
+function erc8441ScannerOf(keys: ScanKeys, b: bigint | undefined): Erc8441Scanner | undefined {
+  if (keys.erc8441 !== undefined) return createErc8441Scanner(keys.erc8441);
+  if (keys.viewingSeed === undefined || b === undefined || keys.spendingSecretKey === undefined) return undefined;
+  const derived = erc8441KeysOf({ spendingSecretKey: keys.spendingSecretKey, viewingSeed: keys.viewingSeed });
+  return createErc8441Scanner({ trackingKey: derived.trackingKey, metaAddress: derived.metaAddress });
+}
+
+/**
+ * A scheme-3 discovery: the announced address (which decided it), the one-time key when the
+ * spending secret is known, else `ss` (never both: together they give the spending key, ERC-8441
+ * Section 2.6), and the note sealed with `ss` when the row carries a 92-byte one.
+ */
+function erc8441Discovery<A extends AnnouncementInput>(
+  ss: Uint8Array,
+  stealthAddress: string,
+  row: Erc8441Row,
+  announcement: A,
+  index: number,
+  scanner: Erc8441Scanner,
+  b: bigint | undefined,
+): Discovery<A> {
+  const note = row.metadata.length === 1 + 92 ? openNote(ss, row.metadata.subarray(1)) : null;
+  const noteStatus = row.metadata.length === 1 + 92 ? (note === null ? 'unreadable' : 'opened') : 'absent';
+  const common = { schemeId: 3 as const, announcement, index, noteStatus, note, stealthAddressMismatch: false } satisfies Partial<Discovery<A>>;
+  if (b === undefined) {
+    const spending = Point.fromBytes(scanner.meta.spendingPublicKey);
+    // A match passed the offset's range check (ERC-8441 Section 1), so it is a valid scalar.
+    const addresses = stealthAddressOf(spending.add(Point.BASE.multiply(erc8441Offset(ss)!)));
+    return { ...addresses, ...common, sharedSecret: ss.slice() };
+  }
+  const key = erc8441StealthKey({ spendingSecretKey: scalarToBytes(b), sharedSecret: ss, stealthAddress });
+  return { ...stealthAddressOf(Point.BASE.multiply(bytesToBigInt(key))), ...common, stealthSecretKey: key };
 }
 
 /**
