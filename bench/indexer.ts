@@ -79,7 +79,7 @@ async function ingest(store: RegistryStore, rpcUrl: string, head: number, range:
     leaseMs: 60_000,
   };
   const started = performance.now();
-  const indexer = startIndexer({ store, config, timeoutMs: 60_000 });
+  const indexer = startIndexer({ store, config, chainId: 31337, timeoutMs: 60_000 });
   try {
     await indexer.waitForBlock(head, 600_000);
   } finally {

@@ -22,6 +22,7 @@ export function benchPageEtag(): Measurement[] {
       txHash: `0x${bytesToHex(random(32))}`,
       amount: null,
       chain: chain ? 'ethereum' : null,
+      chainId: chain ? 1 : null,
       stealthAddress: chain ? `0x${bytesToHex(random(20))}` : null,
       metadata: chain ? random(92) : null,
       blockNumber: chain ? 19_000_000 + j : null,

@@ -72,6 +72,7 @@ class MemoryStore implements RegistryStore {
         txHash,
         amount: announcement.amount,
         chain: announcement.chain,
+        chainId: announcement.chainId ?? null,
         stealthAddress: null,
         metadata: announcement.metadata == null ? null : announcement.metadata.slice(),
         blockNumber: null,
@@ -115,8 +116,9 @@ class MemoryStore implements RegistryStore {
     const record = this.#leased(key, owner);
     const events = eventsInChainOrder(range.events);
     const wanted = new Set(events.map((e) => chainKey(e.txHash, e.logIndex)));
+    const ofChain = (r: StoredAnnouncement) => range.chainId === undefined || r.chainId === range.chainId;
     // Chain rows stored ahead of the indexer (verified publishes) whose event the chain no longer has.
-    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
+    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && ofChain(r) && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
       if (!wanted.has(chainKey(row.txHash, row.logIndex!))) this.#remove(row);
     }
     const result: CommitResult = { inserted: 0, completed: 0, existing: 0 };
@@ -129,6 +131,7 @@ class MemoryStore implements RegistryStore {
           blockNumber: event.blockNumber,
           logIndex: event.logIndex,
           stealthAddress: event.stealthAddress,
+          chainId: published.chainId ?? event.chainId,
           metadata: published.metadata ?? (event.metadata === null ? null : event.metadata.slice()),
         });
         result.completed++;
@@ -140,16 +143,22 @@ class MemoryStore implements RegistryStore {
     // Events stored already, and repeats within the range, are `existing` (as in the SQL stores).
     result.existing = range.events.length - result.inserted - result.completed;
     record.nextBlock = range.toBlock + 1;
-    record.checkpoints = [...record.checkpoints.filter((c) => c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }].slice(-MAX_CHECKPOINTS);
+    const inRange = (range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock);
+    record.checkpoints = [
+      ...record.checkpoints.filter((c) => c.blockNumber < range.fromBlock),
+      ...inRange.map((c) => ({ ...c })),
+      { blockNumber: range.toBlock, blockHash: range.toBlockHash },
+    ].slice(-MAX_CHECKPOINTS);
     return result;
   }
 
-  async rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }> {
+  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }> {
     this.#checkOpen();
     const record = this.#leased(key, owner);
     const indexedUpTo = record.nextBlock === null ? -1 : record.nextBlock - 1;
     let removed = 0;
-    for (const row of this.#rows.filter((r) => r.blockNumber !== null && r.blockNumber > toBlock && r.blockNumber <= indexedUpTo)) {
+    const ofChain = (r: StoredAnnouncement) => chainId === undefined || r.chainId === chainId;
+    for (const row of this.#rows.filter((r) => ofChain(r) && r.blockNumber !== null && r.blockNumber > toBlock && r.blockNumber <= indexedUpTo)) {
       if (this.#fromChain.has(row.id)) {
         this.#remove(row);
         removed++;
@@ -281,6 +290,7 @@ function chainRow(event: ChainEvent): Omit<StoredAnnouncement, 'id'> {
     txHash: event.txHash.trim(),
     amount: null,
     chain: event.chain,
+    chainId: event.chainId,
     stealthAddress: event.stealthAddress,
     metadata: event.metadata === null ? null : event.metadata.slice(),
     blockNumber: event.blockNumber,

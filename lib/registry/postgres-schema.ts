@@ -84,6 +84,11 @@ const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Several chains (issue 24): the EIP-155 id of a row's chain; null for HTTP rows that named none.
+    version: 3,
+    statements: ['ALTER TABLE announcements ADD COLUMN chain_id BIGINT NULL'],
+  },
 ];
 
 /** Newest schema this build understands. */

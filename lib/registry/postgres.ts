@@ -65,7 +65,7 @@ export type PostgresStoreOptions = {
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
-const COLUMNS = 'id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, amount, chain, stealth_address, metadata, block_number, log_index';
+const COLUMNS = 'id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, amount, chain, chain_id, stealth_address, metadata, block_number, log_index';
 
 /** The unique indexes that carry the uniqueness rules (postgres-schema.ts, version 2). */
 const UNIQUE_INDEXES = new Set(['announcements_http_tx', 'announcements_chain_event']);
@@ -130,6 +130,7 @@ type AnnouncementRow = {
   tx_hash: string;
   amount: string | null;
   chain: string | null;
+  chain_id: string | null;
   stealth_address: string | null;
   metadata: Buffer | null;
   block_number: string | null;
@@ -161,8 +162,8 @@ class PostgresStore implements RegistryStore {
          ), tagged AS (
            UPDATE view_tag_counts SET count = count + 1 FROM next WHERE tag = $2
          )
-         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain, metadata, origin)
-         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, 0 FROM next
+         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain, metadata, chain_id, origin)
+         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0 FROM next
          RETURNING id`,
         [
           Buffer.from(announcement.ephemeralKey),
@@ -174,6 +175,7 @@ class PostgresStore implements RegistryStore {
           announcement.amount,
           announcement.chain,
           metadata === null ? null : Buffer.from(metadata),
+          announcement.chainId ?? null,
         ],
       ),
     );
@@ -193,8 +195,8 @@ class PostgresStore implements RegistryStore {
            UPDATE view_tag_counts SET count = count + 1 FROM next WHERE tag = $2
          )
          INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
-                                    stealth_address, metadata, block_number, log_index, origin)
-         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1 FROM next
+                                    stealth_address, metadata, block_number, log_index, chain_id, origin)
+         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1 FROM next
          RETURNING id`,
         [
           Buffer.from(event.ephemeralKey),
@@ -209,6 +211,7 @@ class PostgresStore implements RegistryStore {
           event.metadata === null ? null : Buffer.from(event.metadata),
           event.blockNumber,
           event.logIndex,
+          event.chainId,
         ],
       ),
     );
@@ -263,10 +266,11 @@ class PostgresStore implements RegistryStore {
       await client.query(
         `WITH gone AS (
            DELETE FROM announcements AS a WHERE origin = 1 AND block_number BETWEEN $1 AND $2
+           AND ($5::bigint IS NULL OR a.chain_id = $5)
            AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::int[]) AS e(n, l) WHERE e.n = a.tx_hash_norm AND e.l = a.log_index)
            RETURNING view_tag
          ), ${COUNTED_DELETE}`,
-        [range.fromBlock, range.toBlock, norms, logIndexes],
+        [range.fromBlock, range.toBlock, norms, logIndexes, range.chainId ?? null],
       );
       // HTTP publishes of these events (rare): found by tx_hash alone, completed in place.
       const published = await client.query<{ id: string; tx_hash_norm: string; ephemeral_key: Buffer }>(
@@ -278,9 +282,9 @@ class PostgresStore implements RegistryStore {
         const match = e.find((x, i) => norms[i] === row.tx_hash_norm && Buffer.compare(x.ephemeralKey, row.ephemeral_key) === 0);
         if (match === undefined) continue;
         const done = await client.query(
-          `UPDATE announcements AS a SET block_number = $2, log_index = $3, stealth_address = $4, metadata = COALESCE(a.metadata, $5)
+          `UPDATE announcements AS a SET block_number = $2, log_index = $3, stealth_address = $4, metadata = COALESCE(a.metadata, $5), chain_id = COALESCE(a.chain_id, $6)
            WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = a.tx_hash_norm AND x.log_index = $3)`,
-          [row.id, match.blockNumber, match.logIndex, match.stealthAddress, match.metadata === null ? null : Buffer.from(match.metadata)],
+          [row.id, match.blockNumber, match.logIndex, match.stealthAddress, match.metadata === null ? null : Buffer.from(match.metadata), match.chainId],
         );
         completed += done.rowCount ?? 0;
       }
@@ -288,9 +292,9 @@ class PostgresStore implements RegistryStore {
       const inserted = await client.query(
         `WITH ev AS (
            SELECT substring($1::bytea FROM ((e.ord - 1) * ${CIPHERTEXT_BYTES} + 1)::int FOR ${CIPHERTEXT_BYTES}) AS k, e.v, e.ts, e.t, e.n, e.l, e.b, e.s,
-             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR ${SEALED_NOTE_BYTES}) END AS m, e.c, e.ord
-           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[])
-             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ord)
+             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR ${SEALED_NOTE_BYTES}) END AS m, e.c, e.ci, e.ord
+           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[], $12::bigint[])
+             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ci, ord)
            WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)
          ), total AS (
            SELECT COUNT(*) AS n FROM ev
@@ -300,15 +304,18 @@ class PostgresStore implements RegistryStore {
            UPDATE view_tag_counts AS c SET count = c.count + g.n FROM (SELECT v, COUNT(*) AS n FROM ev GROUP BY v) AS g WHERE c.tag = g.v
          )
          INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
-                                    stealth_address, metadata, block_number, log_index, origin)
-         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, 1
+                                    stealth_address, metadata, block_number, log_index, chain_id, origin)
+         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, ev.ci, 1
          FROM ev, next, total`,
-        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), notes, noteStarts, e.map((x) => x.chain)],
+        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), notes, noteStarts, e.map((x) => x.chain), e.map((x) => x.chainId)],
       );
       await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, range.toBlock + 1]);
+      // The range's checkpoints: the blocks its events sit in, then its last block.
+      const checkpoints = [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }];
       await client.query(
-        'INSERT INTO indexer_checkpoints (key, block_number, block_hash) VALUES ($1, $2, $3) ON CONFLICT (key, block_number) DO UPDATE SET block_hash = excluded.block_hash',
-        [key, range.toBlock, range.toBlockHash],
+        `INSERT INTO indexer_checkpoints (key, block_number, block_hash) SELECT $1, b, h FROM unnest($2::bigint[], $3::text[]) AS c(b, h)
+         ON CONFLICT (key, block_number) DO UPDATE SET block_hash = excluded.block_hash`,
+        [key, checkpoints.map((c) => c.blockNumber), checkpoints.map((c) => c.blockHash)],
       );
       // The newest MAX_CHECKPOINTS up to toBlock stay (any above it are of blocks to be read again).
       await client.query(
@@ -322,17 +329,20 @@ class PostgresStore implements RegistryStore {
     });
   }
 
-  async rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }> {
+  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }> {
     return this.#fenced(key, owner, 'undo indexed blocks', async (client) => {
       const removed = await client.query<{ removed: number }>(
         `WITH gone AS (
-           DELETE FROM announcements WHERE origin = 1 AND block_number > $1
+           DELETE FROM announcements WHERE origin = 1 AND block_number > $1 AND ($3::bigint IS NULL OR chain_id = $3)
            AND block_number < (SELECT COALESCE(next_block, 0) FROM indexer_state WHERE key = $2)
            RETURNING view_tag
          ), ${COUNTED_DELETE}`,
-        [toBlock, key],
+        [toBlock, key, chainId ?? null],
       );
-      await client.query('UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > $1', [toBlock]);
+      await client.query(
+        'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > $1 AND ($2::bigint IS NULL OR chain_id = $2)',
+        [toBlock, chainId ?? null],
+      );
       await client.query('DELETE FROM indexer_checkpoints WHERE key = $1 AND block_number > $2', [key, toBlock]);
       await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, toBlock + 1]);
       return { removed: removed.rows[0]?.removed ?? 0 };
@@ -517,6 +527,7 @@ function readAnnouncement(row: AnnouncementRow): StoredAnnouncement {
     txHash: row.tx_hash,
     amount: row.amount,
     chain: row.chain,
+    chainId: row.chain_id === null ? null : readInteger(row.chain_id, 'chain_id'),
     stealthAddress: row.stealth_address,
     metadata: row.metadata === null ? null : new Uint8Array(row.metadata),
     blockNumber: row.block_number === null ? null : readInteger(row.block_number, 'block_number'),

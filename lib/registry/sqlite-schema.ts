@@ -132,6 +132,11 @@ const MIGRATIONS: readonly Migration[] = [
       'CREATE TABLE indexer_fence (live_leases INTEGER NOT NULL CHECK (live_leases = 1))',
     ],
   },
+  {
+    // Several chains (issue 24): the EIP-155 id of a row's chain; null for HTTP rows that named none.
+    version: 4,
+    statements: ['ALTER TABLE announcements ADD COLUMN chain_id INTEGER NULL'],
+  },
 ];
 
 /** Newest schema this build understands. */

@@ -82,10 +82,10 @@ type SqliteKind = Extract<StoreHealth['kind'], 'sqlite' | 'libsql'>;
 /** Wait this long for another process's write lock before failing a statement. */
 const BUSY_TIMEOUT_MS = 5_000;
 
-const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain, stealth_address, metadata, block_number, log_index';
+const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain, chain_id, stealth_address, metadata, block_number, log_index';
 /** Columns a row is stored with (`origin`: 0 HTTP publish, 1 proved by the chain). */
 const INSERT_COLUMNS =
-  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, stealth_address, metadata, block_number, log_index, origin';
+  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, stealth_address, metadata, block_number, log_index, chain_id, origin';
 /**
  * Milliseconds on the database's clock, for the indexer lease: instances sharing a remote libSQL
  * server compare expiries against one clock, not each its own (for a file, it is this machine's).
@@ -201,7 +201,7 @@ class SqliteStore implements RegistryStore {
     const result = await this.#run('publish an announcement', () =>
       this.#client.execute({
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, 0
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, 0
               WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ?)
               RETURNING id`,
         args: [
@@ -214,6 +214,7 @@ class SqliteStore implements RegistryStore {
           announcement.amount,
           announcement.chain,
           metadata,
+          announcement.chainId ?? null,
           normalizeTxHash(txHash),
         ],
       }),
@@ -228,7 +229,7 @@ class SqliteStore implements RegistryStore {
     const result = await this.#run('publish a verified announcement', () =>
       this.#client.execute({
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1
               WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ? AND (log_index IS NULL OR log_index = ?))
               RETURNING id`,
         args: [
@@ -244,6 +245,7 @@ class SqliteStore implements RegistryStore {
           event.metadata,
           event.blockNumber,
           event.logIndex,
+          event.chainId,
           norm,
           event.logIndex,
         ],
@@ -289,28 +291,29 @@ class SqliteStore implements RegistryStore {
     // and notes as two blobs sliced by position: JSON holding 4 MB of hex costs several times
     // more to parse, row by row, than the insert itself. Fields of an event: 0 view tag,
     // 1 timestamp, 2 tx_hash, 3 its normalised form, 4 log index, 5 block, 6 stealth address,
-    // 7 chain, 8 where its note starts in the notes blob (1-based) or null.
+    // 7 chain, 8 where its note starts in the notes blob (1-based) or null, 9 chain id.
     const ordered = eventsInChainOrder(range.events);
     const { keys, notes, noteStarts } = packChainEventBytes(ordered);
     const events = JSON.stringify(
-      ordered.map((e, i) => [e.viewTag, e.timestamp, e.txHash.trim(), normalizeTxHash(e.txHash), e.logIndex, e.blockNumber, e.stealthAddress, e.chain, noteStarts[i]]),
+      ordered.map((e, i) => [e.viewTag, e.timestamp, e.txHash.trim(), normalizeTxHash(e.txHash), e.logIndex, e.blockNumber, e.stealthAddress, e.chain, noteStarts[i], e.chainId]),
     );
     const hashes = JSON.stringify(ordered.map((e) => normalizeTxHash(e.txHash)));
     const ciphertext = `substr(?, e.key * ${CIPHERTEXT_BYTES} + 1, ${CIPHERTEXT_BYTES})`;
+    const checkpoints = [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }];
     const note = `substr(?, e.value ->> 8, ${SEALED_NOTE_BYTES})`;
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
       // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       {
-        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number BETWEEN ? AND ?
+        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number BETWEEN ? AND ? AND (? IS NULL OR chain_id = ?)
               AND NOT EXISTS (SELECT 1 FROM json_each(?) AS e WHERE e.value ->> 3 = announcements.tx_hash_norm AND e.value ->> 4 = announcements.log_index)`,
-        args: [range.fromBlock, range.toBlock, events],
+        args: [range.fromBlock, range.toBlock, range.chainId ?? null, range.chainId ?? null, events],
       },
       // HTTP publishes of these events (rare): completed in place. The announcements are matched by
       // tx_hash through a small array first; only a match reads its event from the large one.
       {
         sql: `UPDATE announcements
               SET block_number = e.value ->> 5, log_index = e.value ->> 4, stealth_address = e.value ->> 6,
-                metadata = COALESCE(announcements.metadata, ${note})
+                metadata = COALESCE(announcements.metadata, ${note}), chain_id = COALESCE(announcements.chain_id, e.value ->> 9)
               FROM (SELECT t.key, t.value AS n, json_extract(?, '$[' || t.key || ']') AS value FROM json_each(?) AS t
                     WHERE EXISTS (SELECT 1 FROM announcements AS h WHERE h.tx_hash_norm = t.value AND h.log_index IS NULL)) AS e
               WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = ${ciphertext}
@@ -320,14 +323,18 @@ class SqliteStore implements RegistryStore {
       {
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
               SELECT ${ciphertext}, e.value ->> 0, e.value ->> 1, NULL, e.value ->> 2, e.value ->> 3, NULL, e.value ->> 7,
-                e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, 1
+                e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, e.value ->> 9, 1
               FROM json_each(?) AS e
               WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.value ->> 3 AND x.log_index = e.value ->> 4)
               ORDER BY e.key`,
         args: [keys, notes, events],
       },
       { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [range.toBlock + 1, key] },
-      { sql: 'INSERT OR REPLACE INTO indexer_checkpoints (key, block_number, block_hash) VALUES (?, ?, ?)', args: [key, range.toBlock, range.toBlockHash] },
+      // The range's checkpoints: the blocks its events sit in, then its last block.
+      {
+        sql: 'INSERT OR REPLACE INTO indexer_checkpoints (key, block_number, block_hash) SELECT ?, c.value ->> 0, c.value ->> 1 FROM json_each(?) AS c',
+        args: [key, JSON.stringify(checkpoints.map((c) => [c.blockNumber, c.blockHash]))],
+      },
       // The newest MAX_CHECKPOINTS up to toBlock stay (any above it are of blocks to be read again).
       {
         sql: `DELETE FROM indexer_checkpoints WHERE key = ? AND (block_number > ? OR block_number <=
@@ -340,14 +347,18 @@ class SqliteStore implements RegistryStore {
     return { inserted, completed, existing: range.events.length - inserted - completed };
   }
 
-  async rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }> {
+  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }> {
+    const chain = chainId ?? null;
     const results = await this.#fenced(key, owner, 'undo indexed blocks', [
       {
-        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number > ?
+        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number > ? AND (? IS NULL OR chain_id = ?)
               AND block_number < (SELECT COALESCE(next_block, 0) FROM indexer_state WHERE key = ?)`,
-        args: [toBlock, key],
+        args: [toBlock, chain, chain, key],
       },
-      { sql: 'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > ?', args: [toBlock] },
+      {
+        sql: 'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > ? AND (? IS NULL OR chain_id = ?)',
+        args: [toBlock, chain, chain],
+      },
       { sql: 'DELETE FROM indexer_checkpoints WHERE key = ? AND block_number > ?', args: [key, toBlock] },
       { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [toBlock + 1, key] },
     ]);
@@ -523,6 +534,7 @@ function readAnnouncement(row: Row): StoredAnnouncement {
     txHash: readText(row, 'tx_hash'),
     amount: row['amount'] === null ? null : readText(row, 'amount'),
     chain: row['chain'] === null ? null : readText(row, 'chain'),
+    chainId: row['chain_id'] === null ? null : readInteger(row, 'chain_id'),
     stealthAddress: row['stealth_address'] === null ? null : readText(row, 'stealth_address'),
     metadata: row['metadata'] === null ? null : readBytes(row, 'metadata'),
     blockNumber: row['block_number'] === null ? null : readInteger(row, 'block_number'),
@@ -546,7 +558,7 @@ function placeholders(values: readonly unknown[]): string {
 function pageAsOneRow(pageSql: string): string {
   return `SELECT CAST(group_concat(ephemeral_key, '') AS BLOB),
     json_group_array(json_array(id, timestamp, view_tag, length(CAST(ephemeral_key AS BLOB)), iif(channel_id IS NULL, NULL, hex(channel_id)), tx_hash, amount, chain,
-      stealth_address, iif(metadata IS NULL, NULL, hex(metadata)), block_number, log_index))
+      stealth_address, iif(metadata IS NULL, NULL, hex(metadata)), block_number, log_index, chain_id))
     FROM (${pageSql})`;
 }
 
@@ -560,7 +572,7 @@ function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
   let previousId = 0;
   const announcements = rows.map((columns: unknown): StoredAnnouncement => {
     if (!Array.isArray(columns)) throw unexpectedColumn('rows');
-    const [id, timestamp, viewTag, keyLength, channelHex, txHash, amount, chain, stealthAddress, metadataHex, blockNumber, logIndex] = columns as unknown[];
+    const [id, timestamp, viewTag, keyLength, channelHex, txHash, amount, chain, stealthAddress, metadataHex, blockNumber, logIndex, chainId] = columns as unknown[];
     const announcement = {
       id: integerValue(id, 'id'),
       ephemeralKey: bytes.subarray(at, at + integerValue(keyLength, 'ephemeral_key')),
@@ -570,6 +582,7 @@ function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
       txHash: textValue(txHash, 'tx_hash'),
       amount: amount === null ? null : textValue(amount, 'amount'),
       chain: chain === null ? null : textValue(chain, 'chain'),
+      chainId: chainId === null ? null : integerValue(chainId, 'chain_id'),
       stealthAddress: stealthAddress === null ? null : textValue(stealthAddress, 'stealth_address'),
       metadata: metadataHex === null ? null : bytesValue(Buffer.from(textValue(metadataHex, 'metadata'), 'hex'), 'metadata'),
       blockNumber: blockNumber === null ? null : integerValue(blockNumber, 'block_number'),

@@ -35,6 +35,8 @@ export type StoredAnnouncement = {
   txHash: string;
   amount: string | null;
   chain: string | null;
+  /** EIP-155 id of the chain the row belongs to; null for HTTP publishes that named none. */
+  chainId: number | null;
   /** Chain events: the one-time EVM address the event named (EIP-55). */
   stealthAddress: string | null;
   /** The 92-byte sealed note (PROTOCOL.md section 8), or null. */
@@ -45,8 +47,9 @@ export type StoredAnnouncement = {
 };
 
 /** What an HTTP publisher supplies (already validated by the HTTP layer). */
-export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp' | 'stealthAddress' | 'metadata' | 'blockNumber' | 'logIndex'> & {
+export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp' | 'stealthAddress' | 'metadata' | 'blockNumber' | 'logIndex' | 'chainId'> & {
   metadata?: Uint8Array | null;
+  chainId?: number | null;
 };
 
 /** One Announcer event as the indexer stores it (PROTOCOL.md sections 6 and 7). */
@@ -61,6 +64,8 @@ export type ChainEvent = {
   stealthAddress: string;
   metadata: Uint8Array | null;
   chain: string | null;
+  /** EIP-155 id of the chain (the indexer reads it from the RPC). */
+  chainId: number;
 };
 
 /** A block the indexer stored up to, with its hash then: how it notices reorganisations. */
@@ -78,7 +83,22 @@ export type IndexerState = {
 export const MAX_CHECKPOINTS = 256;
 
 /** The blocks [fromBlock, toBlock] read from the chain, with the hash of the last and the events in them. */
-export type IndexedRange = { fromBlock: number; toBlock: number; toBlockHash: string; events: ChainEvent[] };
+export type IndexedRange = {
+  /**
+   * The chain the range was read from: a commit removes and completes rows of this chain only
+   * (without it, rows of any chain in those blocks, as with one chain).
+   */
+  chainId?: number;
+  fromBlock: number;
+  toBlock: number;
+  toBlockHash: string;
+  /**
+   * Hashes of blocks inside the range the indexer knows (those its events sit in), stored as
+   * checkpoints before the range's end one, so a reorganisation rewinds to its fork point.
+   */
+  blockHashes?: IndexerCheckpoint[];
+  events: ChainEvent[];
+};
 
 /** Counts of one committed range. */
 export type CommitResult = { inserted: number; completed: number; existing: number };
@@ -143,11 +163,11 @@ export interface RegistryStore {
    */
   commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult>;
   /**
-   * A reorganisation: in one transaction fenced by the lease, remove the chain rows of blocks
-   * after `toBlock` (HTTP-published rows the indexer had completed go back to plain HTTP rows),
+   * A reorganisation: in one transaction fenced by the lease, remove the chain rows of chain
+   * `chainId` in blocks after `toBlock` (HTTP-published rows the indexer had completed go back to plain HTTP rows),
    * drop the checkpoints after it, and set nextBlock to toBlock + 1.
    */
-  rewindIndexedRange(key: string, owner: string, toBlock: number): Promise<{ removed: number }>;
+  rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }>;
   /** Any instance: how far the indexer of `key` got and who holds its lease (for /health). */
   indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }>;
   /**
@@ -222,6 +242,7 @@ export function publishedRow(id: number, announcement: NewAnnouncement, timestam
     txHash: announcement.txHash.trim(),
     amount: announcement.amount,
     chain: announcement.chain,
+    chainId: announcement.chainId ?? null,
     stealthAddress: null,
     metadata: announcement.metadata == null ? null : announcement.metadata.slice(),
     blockNumber: null,
@@ -240,6 +261,7 @@ export function verifiedRow(id: number, event: ChainEvent & { amount: string | n
     txHash: event.txHash.trim(),
     amount: event.amount,
     chain: event.chain,
+    chainId: event.chainId,
     stealthAddress: event.stealthAddress,
     metadata: event.metadata === null ? null : event.metadata.slice(),
     blockNumber: event.blockNumber,
