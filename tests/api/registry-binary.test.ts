@@ -78,7 +78,7 @@ describe('binary registry pages', () => {
     const metadata = crypto.getRandomValues(new Uint8Array(92));
     await store.publishVerified({
       ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 8, txHash: '0x' + '5e'.repeat(32), logIndex: 3, blockNumber: 1234,
-      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', amount: null, channelId: null,
+      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', chainId: 1, amount: null, channelId: null,
     });
     await publishMany(1);
     const httpOnly = await binary('after_id=0&limit=2');
@@ -112,7 +112,7 @@ describe('binary registry pages', () => {
     const note = (fill: number) => new Uint8Array(92).fill(fill);
     const row: StoredAnnouncement = {
       ...{ id: 7, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },
-      ...{ txHash: '0x' + '12'.repeat(32), amount: null, chain: 'anvil' },
+      ...{ txHash: '0x' + '12'.repeat(32), amount: null, chain: 'anvil', chainId: 31337 },
       ...{ stealthAddress: '0x' + 'Ab'.repeat(20), metadata: note(5), blockNumber: 9, logIndex: 2 },
     };
     const next: StoredAnnouncement = { ...row, id: 8, stealthAddress: null, metadata: null, blockNumber: null, logIndex: null };

@@ -135,7 +135,7 @@ describe('POST /api/v1/registry/announcements', () => {
     const txHash = `0x${randomHex(32)}`;
     await store.publishVerified({
       ephemeralKey: hexToBytes(randomHex(1088)), viewTag: 3, txHash, logIndex: 2, blockNumber: 17, timestamp: 1_700_000_000,
-      stealthAddress: '0x' + 'Cd'.repeat(20), metadata: hexToBytes(randomHex(92)), chain: 'ethereum', amount: null, channelId: null,
+      stealthAddress: '0x' + 'Cd'.repeat(20), metadata: hexToBytes(randomHex(92)), chain: 'ethereum', chainId: 1, amount: null, channelId: null,
     });
     const response = await publish(foreignAnnouncement({ tx_hash: txHash.toUpperCase().replace('0X', '0x') }));
     expect(response.status).toBe(409);

@@ -64,6 +64,7 @@ function event(blockNumber: number, logIndex: number, overrides: Partial<ChainEv
     stealthAddress: '0x' + 'Ab'.repeat(20),
     metadata: randomBytes(92),
     chain: 'anvil',
+    chainId: 31337,
     ...overrides,
   };
 }

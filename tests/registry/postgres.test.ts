@@ -104,7 +104,7 @@ describe.runIf(available)('the postgres registry store', () => {
     for (const logIndex of [0, 1]) {
       await store.publishVerified({
         ephemeralKey: randomBytes(1088), viewTag: 1, txHash: '0xdd', logIndex, blockNumber: 5, timestamp: 1,
-        stealthAddress: '0x' + '22'.repeat(20), metadata: null, chain: null, amount: null, channelId: null,
+        stealthAddress: '0x' + '22'.repeat(20), metadata: null, chain: null, chainId: 1, amount: null, channelId: null,
       });
     }
     expect(await store.count()).toBe(6);
@@ -117,7 +117,7 @@ describe.runIf(available)('the postgres registry store', () => {
     await store.acquireIndexerLease('k', 'me', 10_000);
     const events = [3, 4].map((blockNumber) => ({
       ephemeralKey: randomBytes(1088), viewTag: 2, txHash: `0x${blockNumber}`, logIndex: 0, blockNumber, timestamp: 1,
-      stealthAddress: '0x' + '33'.repeat(20), metadata: null, chain: null,
+      stealthAddress: '0x' + '33'.repeat(20), metadata: null, chain: null, chainId: 1,
     }));
     await store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 4, toBlockHash: '0x04', events });
     expect(await store.rewindIndexedRange('k', 'me', 3)).toEqual({ removed: 1 });
@@ -153,7 +153,7 @@ describe.runIf(available)('the postgres registry store', () => {
     };
     const event = {
       ephemeralKey: randomBytes(1088), viewTag: 1, txHash, logIndex: 0, blockNumber: 2, timestamp: 1,
-      stealthAddress: '0x' + '44'.repeat(20), metadata: null, chain: null,
+      stealthAddress: '0x' + '44'.repeat(20), metadata: null, chain: null, chainId: 1,
     };
     const commit = store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 2, toBlockHash: '0x02', events: [event] });
     await waiting('WITH ev AS');

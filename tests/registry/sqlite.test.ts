@@ -187,7 +187,7 @@ describe('the sqlite registry file', () => {
     // The old table-wide UNIQUE(tx_hash_norm) is gone: two events of one transaction fit.
     await store.acquireIndexerLease('k', 'me', 10_000);
     const events = [0, 1].map((logIndex) => ({
-      ephemeralKey: randomBytes(1088), viewTag: 1, txHash: '0xbb', logIndex, blockNumber: 7, timestamp: 1, stealthAddress: '0x' + '11'.repeat(20), metadata: null, chain: null,
+      ephemeralKey: randomBytes(1088), viewTag: 1, txHash: '0xbb', logIndex, blockNumber: 7, timestamp: 1, stealthAddress: '0x' + '11'.repeat(20), metadata: null, chain: null, chainId: 1,
     }));
     expect(await store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 7, toBlockHash: '0x07', events })).toEqual({ inserted: 2, completed: 0, existing: 0 });
     expect(await store.count()).toBe(6);
