@@ -150,9 +150,9 @@ async function logsDuring<T>(during: () => Promise<T>): Promise<{ result: T; lin
   }
 }
 
-/** The chain's clients with every block read (head, hash) held back `delayMs` first: a slow provider. */
-function slowClients(delayMs: number): ChainClients {
-  const clients = createChainClients(chain.rpcUrl, 10_000);
+/** Clients of `rpcUrl` (default the chain) with every block read (head, hash) held back `delayMs` first: a slow provider. */
+function slowClients(delayMs: number, rpcUrl = chain.rpcUrl): ChainClients {
+  const clients = createChainClients(rpcUrl, 10_000);
   const later = <T>(read: () => Promise<T>) => new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(read);
   return { ...clients, blockNumber: () => later(() => clients.blockNumber()), blockHash: (n) => later(() => clients.blockHash(n)) };
 }
@@ -333,6 +333,23 @@ describe('the chain indexer under reorganisations and slow providers', () => {
       const indexer = run(recorded(store, calls), chainConfig({ startBlock, maxBlockRange: 1, leaseMs: 1_000 }), 'slow', 5_000, slowClients(700));
       await caughtUp(indexer);
     });
+    expect(calls.leaseLost).toBe(0);
+    expect(lines.filter((line) => String(line['msg']).includes('lease'))).toEqual([]);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements(startBlock));
+  });
+
+  it('throws no work away under a flaky, slow provider (25 % faults, 700 ms reads, a 1 s lease)', async () => {
+    const { store } = await sqliteStore();
+    const calls: StoreCalls = { rewinds: [], commits: [], leaseLost: 0 };
+    const startBlock = Number(await chain.blockNumber()) + 1;
+    for (let i = 0; i < 4; i++) await pay(i % 2 ? recipient : stranger);
+    const proxy = await startRpcFaultProxy({ target: chain.rpcUrl, failureRate: 0.25, modes: ['429', '5xx', 'reset'], seed: 24 });
+    cleanups.push(() => proxy.close());
+    const { lines } = await logsDuring(async () => {
+      const indexer = run(recorded(store, calls), chainConfig({ startBlock, maxBlockRange: 2, leaseMs: 1_000, rpcUrl: proxy.url }), 'flaky', 5_000, slowClients(700, proxy.url));
+      await caughtUp(indexer);
+    });
+    expect(Object.values(proxy.stats.failed).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(calls.leaseLost).toBe(0);
     expect(lines.filter((line) => String(line['msg']).includes('lease'))).toEqual([]);
     expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements(startBlock));
