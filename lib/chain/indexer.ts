@@ -150,8 +150,18 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     return { stop: () => clearInterval(timer) };
   }
 
+  /** Whether rows stored before rows carried chain ids were given this chain's id (once per start). */
+  let legacyLabelled = false;
+
   /** The rest of a tick, holding the lease. */
   async function lead(state: IndexerState): Promise<number> {
+    if (!legacyLabelled) {
+      // A registry written when a server followed one chain: its chain rows get this chain's id
+      // when they carry its name (idempotent; the store says how many it labelled).
+      const labelled = await store.labelLegacyChainRows(config.name, chainId);
+      if (labelled > 0) log('info', 'rows indexed before chain ids labelled with this chain', { ...logFields, labelled });
+      legacyLabelled = true;
+    }
     const nextBlock = state.nextBlock ?? config.startBlock;
     status.indexedBlock = nextBlock - 1 >= config.startBlock ? nextBlock - 1 : null;
     // While catching up, the head last read is still far enough ahead to say where this range

@@ -16,6 +16,7 @@
  * `Uint8Array` cannot change what the registry holds, as with a database.
  */
 import { resolvePage, resolveSelection, type Page } from './list-query.ts';
+import { chainEventRow, copyRow, publishedRow, verifiedRow } from './row.ts';
 import {
   DuplicateAnnouncementError,
   IndexerLeaseLostError,
@@ -63,29 +64,15 @@ class MemoryStore implements RegistryStore {
     this.#checkOpen();
     const txHash = announcement.txHash.trim();
     if (this.#rowsByTxHash.has(normalizeTxHash(txHash))) throw new DuplicateAnnouncementError();
-    return copyRow(
-      this.#insert({
-        ephemeralKey: announcement.ephemeralKey.slice(),
-        viewTag: announcement.viewTag,
-        timestamp: Math.floor(Date.now() / 1000), // set by the server (PROTOCOL.md section 6)
-        channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
-        txHash,
-        amount: announcement.amount,
-        chain: announcement.chain,
-        chainId: announcement.chainId ?? null,
-        stealthAddress: null,
-        metadata: announcement.metadata == null ? null : announcement.metadata.slice(),
-        blockNumber: null,
-        logIndex: null,
-      }, false),
-    );
+    // The timestamp is set by the server (PROTOCOL.md section 6).
+    return copyRow(this.#insert((id) => publishedRow(id, announcement, Math.floor(Date.now() / 1000)), false));
   }
 
   async publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement> {
     this.#checkOpen();
     const existing = this.#rowsByTxHash.get(normalizeTxHash(event.txHash)) ?? [];
-    if (existing.some((row) => row.logIndex === null || row.logIndex === event.logIndex)) throw new DuplicateAnnouncementError();
-    return copyRow(this.#insert({ ...chainRow(event), amount: event.amount, channelId: event.channelId === null ? null : event.channelId.slice() }, true));
+    if (existing.some((row) => row.logIndex === null || isEvent(row, event.chainId, event.logIndex))) throw new DuplicateAnnouncementError();
+    return copyRow(this.#insert((id) => verifiedRow(id, event), true));
   }
 
   async acquireIndexerLease(key: string, owner: string, leaseMs: number): Promise<IndexerState | null> {
@@ -114,51 +101,47 @@ class MemoryStore implements RegistryStore {
   async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
     this.#checkOpen();
     const record = this.#leased(key, owner);
+    const { chainId } = range;
     const events = eventsInChainOrder(range.events);
     const wanted = new Set(events.map((e) => chainKey(e.txHash, e.logIndex)));
-    const ofChain = (r: StoredAnnouncement) => range.chainId === undefined || r.chainId === range.chainId;
-    // Chain rows stored ahead of the indexer (verified publishes) whose event the chain no longer has.
-    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && ofChain(r) && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
+    // This chain's rows stored ahead of the indexer (verified publishes) whose event the chain no longer has.
+    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && r.chainId === chainId && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
       if (!wanted.has(chainKey(row.txHash, row.logIndex!))) this.#remove(row);
     }
     const result: CommitResult = { inserted: 0, completed: 0, existing: 0 };
     for (const event of events) {
       const sameTx = this.#rowsByTxHash.get(normalizeTxHash(event.txHash)) ?? [];
-      if (sameTx.some((row) => row.logIndex === event.logIndex)) continue;
-      const published = sameTx.find((row) => row.logIndex === null && equalBytes(row.ephemeralKey, event.ephemeralKey));
+      if (sameTx.some((row) => isEvent(row, chainId, event.logIndex))) continue;
+      const published = sameTx.find(
+        (row) => row.logIndex === null && (row.chainId === null || row.chainId === chainId) && equalBytes(row.ephemeralKey, event.ephemeralKey),
+      );
       if (published !== undefined) {
         Object.assign(published, {
+          chainId,
           blockNumber: event.blockNumber,
           logIndex: event.logIndex,
           stealthAddress: event.stealthAddress,
-          chainId: published.chainId ?? event.chainId,
           metadata: published.metadata ?? (event.metadata === null ? null : event.metadata.slice()),
         });
         result.completed++;
         continue;
       }
-      this.#insert(chainRow(event), true);
+      this.#insert((id) => chainEventRow(id, { ...event, chainId }), true);
       result.inserted++;
     }
     // Events stored already, and repeats within the range, are `existing` (as in the SQL stores).
     result.existing = range.events.length - result.inserted - result.completed;
     record.nextBlock = range.toBlock + 1;
-    const inRange = (range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock);
-    record.checkpoints = [
-      ...record.checkpoints.filter((c) => c.blockNumber < range.fromBlock),
-      ...inRange.map((c) => ({ ...c })),
-      { blockNumber: range.toBlock, blockHash: range.toBlockHash },
-    ].slice(-MAX_CHECKPOINTS);
+    record.checkpoints = mergeCheckpoints(record.checkpoints, range);
     return result;
   }
 
-  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }> {
+  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId: number): Promise<{ removed: number }> {
     this.#checkOpen();
     const record = this.#leased(key, owner);
     const indexedUpTo = record.nextBlock === null ? -1 : record.nextBlock - 1;
     let removed = 0;
-    const ofChain = (r: StoredAnnouncement) => chainId === undefined || r.chainId === chainId;
-    for (const row of this.#rows.filter((r) => ofChain(r) && r.blockNumber !== null && r.blockNumber > toBlock && r.blockNumber <= indexedUpTo)) {
+    for (const row of this.#rows.filter((r) => r.chainId === chainId && r.blockNumber !== null && r.blockNumber > toBlock && r.blockNumber <= indexedUpTo)) {
       if (this.#fromChain.has(row.id)) {
         this.#remove(row);
         removed++;
@@ -169,6 +152,18 @@ class MemoryStore implements RegistryStore {
     record.checkpoints = record.checkpoints.filter((c) => c.blockNumber <= toBlock);
     record.nextBlock = toBlock + 1;
     return { removed };
+  }
+
+  async labelLegacyChainRows(chainName: string, chainId: number): Promise<number> {
+    this.#checkOpen();
+    let labelled = 0;
+    for (const row of this.#rows) {
+      if (this.#fromChain.has(row.id) && row.chainId === null && row.chain === chainName) {
+        row.chainId = chainId;
+        labelled++;
+      }
+    }
+    return labelled;
   }
 
   async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
@@ -202,6 +197,10 @@ class MemoryStore implements RegistryStore {
     }
     if (filter.withChannelId === true && selection.kind !== 'all') {
       lists = lists.map((rows) => rows.filter((row) => row.channelId !== null));
+    }
+    if (filter.chainIds !== undefined) {
+      const chainIds = new Set(filter.chainIds);
+      lists = lists.map((rows) => rows.filter((row) => row.chainId !== null && chainIds.has(row.chainId)));
     }
     return {
       announcements: takePage(lists, page).map(copyRow),
@@ -243,8 +242,8 @@ class MemoryStore implements RegistryStore {
   }
 
   /** Store a row with the next id; `fromChain` marks rows the chain proves (removed again by a reorganisation). */
-  #insert(fields: Omit<StoredAnnouncement, 'id'>, fromChain: boolean): StoredAnnouncement {
-    const row: StoredAnnouncement = { id: ++this.#lastId, ...fields };
+  #insert(rowWithId: (id: number) => StoredAnnouncement, fromChain: boolean): StoredAnnouncement {
+    const row = rowWithId(++this.#lastId);
     this.#rows.push(row);
     listFor(this.#rowsByTxHash, normalizeTxHash(row.txHash)).push(row);
     listFor(this.#rowsByViewTag, row.viewTag).push(row);
@@ -277,25 +276,26 @@ function removeById(rows: StoredAnnouncement[], id: number): void {
   if (rows[at]?.id === id) rows.splice(at, 1);
 }
 
-function chainKey(txHash: string, logIndex: number): string {
-  return `${normalizeTxHash(txHash)}:${logIndex}`;
+/** The row is chain `chainId`'s event at `logIndex` (of a transaction the caller matched). */
+function isEvent(row: StoredAnnouncement, chainId: number, logIndex: number): boolean {
+  return row.logIndex === logIndex && row.chainId === chainId;
 }
 
-function chainRow(event: ChainEvent): Omit<StoredAnnouncement, 'id'> {
-  return {
-    ephemeralKey: event.ephemeralKey.slice(),
-    viewTag: event.viewTag,
-    timestamp: event.timestamp,
-    channelId: null,
-    txHash: event.txHash.trim(),
-    amount: null,
-    chain: event.chain,
-    chainId: event.chainId,
-    stealthAddress: event.stealthAddress,
-    metadata: event.metadata === null ? null : event.metadata.slice(),
-    blockNumber: event.blockNumber,
-    logIndex: event.logIndex,
-  };
+/**
+ * The checkpoints after committing `range`: those below it, the hashes of blocks inside it, then
+ * its end; the newest MAX_CHECKPOINTS (as the SQL stores keep them).
+ */
+function mergeCheckpoints(checkpoints: readonly IndexerCheckpoint[], range: IndexedRange): IndexerCheckpoint[] {
+  const inside = (range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock);
+  const byBlock = new Map<number, IndexerCheckpoint>();
+  for (const c of [...checkpoints.filter((c) => c.blockNumber < range.fromBlock), ...inside, { blockNumber: range.toBlock, blockHash: range.toBlockHash }]) {
+    byBlock.set(c.blockNumber, { ...c });
+  }
+  return [...byBlock.values()].sort((a, b) => a.blockNumber - b.blockNumber).slice(-MAX_CHECKPOINTS);
+}
+
+function chainKey(txHash: string, logIndex: number): string {
+  return `${normalizeTxHash(txHash)}:${logIndex}`;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -347,13 +347,4 @@ function firstIndexAfter(rows: readonly StoredAnnouncement[], afterId: number): 
     else high = mid;
   }
   return low;
-}
-
-function copyRow(row: StoredAnnouncement): StoredAnnouncement {
-  return {
-    ...row,
-    ephemeralKey: row.ephemeralKey.slice(),
-    channelId: row.channelId === null ? null : row.channelId.slice(),
-    metadata: row.metadata === null ? null : row.metadata.slice(),
-  };
 }

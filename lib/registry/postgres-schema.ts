@@ -85,9 +85,19 @@ const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
-    // Several chains (issue 24): the EIP-155 id of a row's chain; null for HTTP rows that named none.
+    // Several chains (API.md "Several chains"): rows carry the EIP-155 `chain_id` (null for HTTP
+    // publishes that name none, and for chain rows stored before this version until their chain's
+    // indexer labels them: store.ts `labelLegacyChainRows`, served by announcements_unlabelled).
+    // Chain events become unique by (tx_hash, log index, chain id), still usable for lookups by
+    // tx_hash alone; (chain_id, id) serves lists of some chains in id order.
     version: 3,
-    statements: ['ALTER TABLE announcements ADD COLUMN chain_id BIGINT NULL'],
+    statements: [
+      'ALTER TABLE announcements ADD COLUMN chain_id BIGINT NULL',
+      'DROP INDEX announcements_chain_event',
+      'CREATE UNIQUE INDEX announcements_chain_event ON announcements (tx_hash_norm, log_index, chain_id)',
+      'CREATE INDEX announcements_chain_id ON announcements (chain_id, id) WHERE chain_id IS NOT NULL',
+      'CREATE INDEX announcements_unlabelled ON announcements (chain) WHERE chain_id IS NULL AND origin = 1',
+    ],
   },
 ];
 

@@ -29,6 +29,7 @@ import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 import pg from 'pg';
 import { resolvePage, resolveSelection } from './list-query.ts';
 import { migratePostgres } from './postgres-schema.ts';
+import { ANNOUNCEMENT_COLUMNS, announcementFromColumns, publishedRow, unexpectedColumn, verifiedRow } from './row.ts';
 import {
   DuplicateAnnouncementError,
   IndexerLeaseLostError,
@@ -37,8 +38,6 @@ import {
   eventsInChainOrder,
   normalizeTxHash,
   packChainEventBytes,
-  publishedRow,
-  verifiedRow,
   type ChainEvent,
   type CommitResult,
   type IndexedRange,
@@ -65,7 +64,8 @@ export type PostgresStoreOptions = {
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
-const COLUMNS = 'id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, amount, chain, chain_id, stealth_address, metadata, block_number, log_index';
+/** The row's columns (row.ts); the publication time is stored as `published_at`. */
+const COLUMNS = ANNOUNCEMENT_COLUMNS.map((column) => (column === 'timestamp' ? 'published_at AS timestamp' : column)).join(', ');
 
 /** The unique indexes that carry the uniqueness rules (postgres-schema.ts, version 2). */
 const UNIQUE_INDEXES = new Set(['announcements_http_tx', 'announcements_chain_event']);
@@ -121,21 +121,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   return new PostgresStore(pool);
 }
 
-type AnnouncementRow = {
-  id: string;
-  ephemeral_key: Buffer;
-  view_tag: number;
-  published_at: string;
-  channel_id: Buffer | null;
-  tx_hash: string;
-  amount: string | null;
-  chain: string | null;
-  chain_id: string | null;
-  stealth_address: string | null;
-  metadata: Buffer | null;
-  block_number: string | null;
-  log_index: number | null;
-};
+/** A row as pg returns it: BIGINTs as decimal strings, BYTEA as Buffers (read by row.ts). */
+type AnnouncementRow = Record<(typeof ANNOUNCEMENT_COLUMNS)[number], unknown>;
 
 class PostgresStore implements RegistryStore {
   readonly kind = 'postgres' as const;
@@ -188,7 +175,7 @@ class PostgresStore implements RegistryStore {
     const result = await this.#run('publish a verified announcement', () =>
       this.#pool.query<{ id: string }>(
         `WITH taken AS (
-           SELECT 1 FROM announcements WHERE tx_hash_norm = $6 AND (log_index IS NULL OR log_index = $12) LIMIT 1
+           SELECT 1 FROM announcements WHERE tx_hash_norm = $6 AND (log_index IS NULL OR (log_index = $12 AND chain_id = $13)) LIMIT 1
          ), next AS (
            UPDATE registry_counter SET last_id = last_id + 1 WHERE NOT EXISTS (SELECT 1 FROM taken) RETURNING last_id
          ), tagged AS (
@@ -255,6 +242,8 @@ class PostgresStore implements RegistryStore {
     const logIndexes = e.map((x) => x.logIndex);
     // Ciphertexts and notes travel as one bytea each, sliced by position in SQL.
     const { keys, notes, noteStarts } = packChainEventBytes(e);
+    const { chainId } = range;
+    const checkpoints = [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }];
     return this.#fenced(key, owner, 'commit indexed blocks', async (client) => {
       // Writers of announcements wait until this commit ends, and then look at it: a statement
       // takes its table locks before its snapshot, so an HTTP publish of one of these transactions
@@ -262,29 +251,28 @@ class PostgresStore implements RegistryStore {
       // one-statement check cannot see rows committed while it waited on the counter row).
       // Readers are not held up.
       await client.query('LOCK TABLE announcements IN SHARE ROW EXCLUSIVE MODE');
-      // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
+      // This chain's rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       await client.query(
         `WITH gone AS (
-           DELETE FROM announcements AS a WHERE origin = 1 AND block_number BETWEEN $1 AND $2
-           AND ($5::bigint IS NULL OR a.chain_id = $5)
+           DELETE FROM announcements AS a WHERE origin = 1 AND chain_id = $5 AND block_number BETWEEN $1 AND $2
            AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::int[]) AS e(n, l) WHERE e.n = a.tx_hash_norm AND e.l = a.log_index)
            RETURNING view_tag
          ), ${COUNTED_DELETE}`,
-        [range.fromBlock, range.toBlock, norms, logIndexes, range.chainId ?? null],
+        [range.fromBlock, range.toBlock, norms, logIndexes, chainId],
       );
-      // HTTP publishes of these events (rare): found by tx_hash alone, completed in place.
+      // HTTP publishes of these events (rare), naming this chain or none: found by tx_hash alone, completed in place.
       const published = await client.query<{ id: string; tx_hash_norm: string; ephemeral_key: Buffer }>(
-        'SELECT id, tx_hash_norm, ephemeral_key FROM announcements WHERE log_index IS NULL AND tx_hash_norm = ANY($1::text[])',
-        [norms],
+        'SELECT id, tx_hash_norm, ephemeral_key FROM announcements WHERE log_index IS NULL AND tx_hash_norm = ANY($1::text[]) AND (chain_id IS NULL OR chain_id = $2)',
+        [norms, chainId],
       );
       let completed = 0;
       for (const row of published.rows) {
         const match = e.find((x, i) => norms[i] === row.tx_hash_norm && Buffer.compare(x.ephemeralKey, row.ephemeral_key) === 0);
         if (match === undefined) continue;
         const done = await client.query(
-          `UPDATE announcements AS a SET block_number = $2, log_index = $3, stealth_address = $4, metadata = COALESCE(a.metadata, $5), chain_id = COALESCE(a.chain_id, $6)
-           WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = a.tx_hash_norm AND x.log_index = $3)`,
-          [row.id, match.blockNumber, match.logIndex, match.stealthAddress, match.metadata === null ? null : Buffer.from(match.metadata), match.chainId],
+          `UPDATE announcements AS a SET chain_id = $6, block_number = $2, log_index = $3, stealth_address = $4, metadata = COALESCE(a.metadata, $5)
+           WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = a.tx_hash_norm AND x.log_index = $3 AND x.chain_id = $6)`,
+          [row.id, match.blockNumber, match.logIndex, match.stealthAddress, match.metadata === null ? null : Buffer.from(match.metadata), chainId],
         );
         completed += done.rowCount ?? 0;
       }
@@ -292,10 +280,10 @@ class PostgresStore implements RegistryStore {
       const inserted = await client.query(
         `WITH ev AS (
            SELECT substring($1::bytea FROM ((e.ord - 1) * ${CIPHERTEXT_BYTES} + 1)::int FOR ${CIPHERTEXT_BYTES}) AS k, e.v, e.ts, e.t, e.n, e.l, e.b, e.s,
-             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR ${SEALED_NOTE_BYTES}) END AS m, e.c, e.ci, e.ord
-           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[], $12::bigint[])
-             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ci, ord)
-           WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l)
+             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR ${SEALED_NOTE_BYTES}) END AS m, e.c, e.ord
+           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[])
+             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ord)
+           WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l AND x.chain_id = $12)
          ), total AS (
            SELECT COUNT(*) AS n FROM ev
          ), next AS (
@@ -305,13 +293,11 @@ class PostgresStore implements RegistryStore {
          )
          INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
                                     stealth_address, metadata, block_number, log_index, chain_id, origin)
-         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, ev.ci, 1
+         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, $12, 1
          FROM ev, next, total`,
-        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), notes, noteStarts, e.map((x) => x.chain), e.map((x) => x.chainId)],
+        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), notes, noteStarts, e.map((x) => x.chain), chainId],
       );
       await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, range.toBlock + 1]);
-      // The range's checkpoints: the blocks its events sit in, then its last block.
-      const checkpoints = [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }];
       await client.query(
         `INSERT INTO indexer_checkpoints (key, block_number, block_hash) SELECT $1, b, h FROM unnest($2::bigint[], $3::text[]) AS c(b, h)
          ON CONFLICT (key, block_number) DO UPDATE SET block_hash = excluded.block_hash`,
@@ -329,24 +315,31 @@ class PostgresStore implements RegistryStore {
     });
   }
 
-  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }> {
+  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId: number): Promise<{ removed: number }> {
     return this.#fenced(key, owner, 'undo indexed blocks', async (client) => {
       const removed = await client.query<{ removed: number }>(
         `WITH gone AS (
-           DELETE FROM announcements WHERE origin = 1 AND block_number > $1 AND ($3::bigint IS NULL OR chain_id = $3)
+           DELETE FROM announcements WHERE origin = 1 AND chain_id = $3 AND block_number > $1
            AND block_number < (SELECT COALESCE(next_block, 0) FROM indexer_state WHERE key = $2)
            RETURNING view_tag
          ), ${COUNTED_DELETE}`,
-        [toBlock, key, chainId ?? null],
+        [toBlock, key, chainId],
       );
       await client.query(
-        'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > $1 AND ($2::bigint IS NULL OR chain_id = $2)',
-        [toBlock, chainId ?? null],
+        'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND chain_id = $2 AND block_number > $1',
+        [toBlock, chainId],
       );
       await client.query('DELETE FROM indexer_checkpoints WHERE key = $1 AND block_number > $2', [key, toBlock]);
       await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, toBlock + 1]);
       return { removed: removed.rows[0]?.removed ?? 0 };
     });
+  }
+
+  async labelLegacyChainRows(chainName: string, chainId: number): Promise<number> {
+    const result = await this.#run('label chain rows with their chain id', () =>
+      this.#pool.query('UPDATE announcements SET chain_id = $1 WHERE chain_id IS NULL AND origin = 1 AND chain = $2', [chainId, chainName]),
+    );
+    return result.rowCount ?? 0;
   }
 
   async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
@@ -435,6 +428,10 @@ class PostgresStore implements RegistryStore {
       condition += ' AND channel_id IS NOT NULL';
       total = '';
     }
+    if (filter.chainIds !== undefined) {
+      condition += ` AND chain_id = ANY(${param(filter.chainIds)}::bigint[])`;
+      total = '';
+    }
     if (total === '') total = `(SELECT COUNT(*) FROM announcements WHERE ${condition})`;
     if (options.countTotal === false) total = '-1';
     const pageQuery = `SELECT ${COLUMNS} FROM announcements WHERE ${condition} AND id > ${param(page.afterId ?? 0)}
@@ -518,26 +515,12 @@ function errorCode(error: unknown): string {
 }
 
 function readAnnouncement(row: AnnouncementRow): StoredAnnouncement {
-  return {
-    id: readInteger(row.id, 'id'),
-    ephemeralKey: new Uint8Array(row.ephemeral_key),
-    viewTag: row.view_tag,
-    timestamp: readInteger(row.published_at, 'published_at'),
-    channelId: row.channel_id === null ? null : new Uint8Array(row.channel_id),
-    txHash: row.tx_hash,
-    amount: row.amount,
-    chain: row.chain,
-    chainId: row.chain_id === null ? null : readInteger(row.chain_id, 'chain_id'),
-    stealthAddress: row.stealth_address,
-    metadata: row.metadata === null ? null : new Uint8Array(row.metadata),
-    blockNumber: row.block_number === null ? null : readInteger(row.block_number, 'block_number'),
-    logIndex: row.log_index,
-  };
+  return announcementFromColumns((column) => row[column]);
 }
 
 /** BIGINT columns arrive as decimal strings; names the column, never the value, on a bad one. */
 function readInteger(value: string | number | null | undefined, column: string): number {
   const number = typeof value === 'string' ? Number(value) : value;
   if (typeof number === 'number' && Number.isSafeInteger(number)) return number;
-  throw new StoreUnavailableError(`The registry returned an unexpected value in column ${column}.`);
+  throw unexpectedColumn(column);
 }

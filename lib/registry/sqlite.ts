@@ -52,6 +52,7 @@ import { createClient, LibsqlError, type Client, type InStatement, type InValue,
 import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 import Database from 'libsql';
 import { resolvePage, resolveSelection } from './list-query.ts';
+import { ANNOUNCEMENT_COLUMNS, announcementFromColumns, publishedRow, unexpectedColumn, verifiedRow, type AnnouncementColumn } from './row.ts';
 import { migrate } from './sqlite-schema.ts';
 import {
   DuplicateAnnouncementError,
@@ -61,8 +62,6 @@ import {
   eventsInChainOrder,
   normalizeTxHash,
   packChainEventBytes,
-  publishedRow,
-  verifiedRow,
   type ChainEvent,
   type CommitResult,
   type IndexedRange,
@@ -82,10 +81,10 @@ type SqliteKind = Extract<StoreHealth['kind'], 'sqlite' | 'libsql'>;
 /** Wait this long for another process's write lock before failing a statement. */
 const BUSY_TIMEOUT_MS = 5_000;
 
-const COLUMNS = 'id, ephemeral_key, view_tag, timestamp, channel_id, tx_hash, amount, chain, chain_id, stealth_address, metadata, block_number, log_index';
+const COLUMNS = ANNOUNCEMENT_COLUMNS.join(', ');
 /** Columns a row is stored with (`origin`: 0 HTTP publish, 1 proved by the chain). */
 const INSERT_COLUMNS =
-  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, stealth_address, metadata, block_number, log_index, chain_id, origin';
+  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, chain_id, stealth_address, metadata, block_number, log_index, origin';
 /**
  * Milliseconds on the database's clock, for the indexer lease: instances sharing a remote libSQL
  * server compare expiries against one clock, not each its own (for a file, it is this machine's).
@@ -201,7 +200,7 @@ class SqliteStore implements RegistryStore {
     const result = await this.#run('publish an announcement', () =>
       this.#client.execute({
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, 0
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, 0
               WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ?)
               RETURNING id`,
         args: [
@@ -213,8 +212,8 @@ class SqliteStore implements RegistryStore {
           normalizeTxHash(txHash),
           announcement.amount,
           announcement.chain,
-          metadata,
           announcement.chainId ?? null,
+          metadata,
           normalizeTxHash(txHash),
         ],
       }),
@@ -230,7 +229,7 @@ class SqliteStore implements RegistryStore {
       this.#client.execute({
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
               SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1
-              WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ? AND (log_index IS NULL OR log_index = ?))
+              WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ? AND (log_index IS NULL OR (log_index = ? AND chain_id = ?)))
               RETURNING id`,
         args: [
           event.ephemeralKey,
@@ -241,13 +240,14 @@ class SqliteStore implements RegistryStore {
           norm,
           event.amount,
           event.chain,
+          event.chainId,
           event.stealthAddress,
           event.metadata,
           event.blockNumber,
           event.logIndex,
-          event.chainId,
           norm,
           event.logIndex,
+          event.chainId,
         ],
       }),
     );
@@ -291,49 +291,55 @@ class SqliteStore implements RegistryStore {
     // and notes as two blobs sliced by position: JSON holding 4 MB of hex costs several times
     // more to parse, row by row, than the insert itself. Fields of an event: 0 view tag,
     // 1 timestamp, 2 tx_hash, 3 its normalised form, 4 log index, 5 block, 6 stealth address,
-    // 7 chain, 8 where its note starts in the notes blob (1-based) or null, 9 chain id.
+    // 7 chain, 8 where its note starts in the notes blob (1-based) or null.
     const ordered = eventsInChainOrder(range.events);
     const { keys, notes, noteStarts } = packChainEventBytes(ordered);
     const events = JSON.stringify(
-      ordered.map((e, i) => [e.viewTag, e.timestamp, e.txHash.trim(), normalizeTxHash(e.txHash), e.logIndex, e.blockNumber, e.stealthAddress, e.chain, noteStarts[i], e.chainId]),
+      ordered.map((e, i) => [e.viewTag, e.timestamp, e.txHash.trim(), normalizeTxHash(e.txHash), e.logIndex, e.blockNumber, e.stealthAddress, e.chain, noteStarts[i]]),
     );
     const hashes = JSON.stringify(ordered.map((e) => normalizeTxHash(e.txHash)));
+    const checkpoints = JSON.stringify(
+      [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }].map(
+        (c) => [c.blockNumber, c.blockHash],
+      ),
+    );
+    const { chainId } = range;
     const ciphertext = `substr(?, e.key * ${CIPHERTEXT_BYTES} + 1, ${CIPHERTEXT_BYTES})`;
-    const checkpoints = [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }];
     const note = `substr(?, e.value ->> 8, ${SEALED_NOTE_BYTES})`;
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
-      // Chain rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
+      // This chain's rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       {
-        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number BETWEEN ? AND ? AND (? IS NULL OR chain_id = ?)
+        sql: `DELETE FROM announcements WHERE origin = 1 AND chain_id = ? AND block_number BETWEEN ? AND ?
               AND NOT EXISTS (SELECT 1 FROM json_each(?) AS e WHERE e.value ->> 3 = announcements.tx_hash_norm AND e.value ->> 4 = announcements.log_index)`,
-        args: [range.fromBlock, range.toBlock, range.chainId ?? null, range.chainId ?? null, events],
+        args: [chainId, range.fromBlock, range.toBlock, events],
       },
-      // HTTP publishes of these events (rare): completed in place. The announcements are matched by
-      // tx_hash through a small array first; only a match reads its event from the large one.
+      // HTTP publishes of these events (rare), naming this chain or none: completed in place. The
+      // announcements are matched by tx_hash through a small array first; only a match reads its
+      // event from the large one.
       {
         sql: `UPDATE announcements
-              SET block_number = e.value ->> 5, log_index = e.value ->> 4, stealth_address = e.value ->> 6,
-                metadata = COALESCE(announcements.metadata, ${note}), chain_id = COALESCE(announcements.chain_id, e.value ->> 9)
+              SET chain_id = ?, block_number = e.value ->> 5, log_index = e.value ->> 4, stealth_address = e.value ->> 6,
+                metadata = COALESCE(announcements.metadata, ${note})
               FROM (SELECT t.key, t.value AS n, json_extract(?, '$[' || t.key || ']') AS value FROM json_each(?) AS t
                     WHERE EXISTS (SELECT 1 FROM announcements AS h WHERE h.tx_hash_norm = t.value AND h.log_index IS NULL)) AS e
               WHERE announcements.log_index IS NULL AND announcements.tx_hash_norm = e.n AND announcements.ephemeral_key = ${ciphertext}
-                AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.value ->> 4)`,
-        args: [notes, events, hashes, keys],
+                AND (announcements.chain_id IS NULL OR announcements.chain_id = ?)
+                AND NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.value ->> 4 AND x.chain_id = ?)`,
+        args: [chainId, notes, events, hashes, keys, chainId, chainId],
       },
       {
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ${ciphertext}, e.value ->> 0, e.value ->> 1, NULL, e.value ->> 2, e.value ->> 3, NULL, e.value ->> 7,
-                e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, e.value ->> 9, 1
+              SELECT ${ciphertext}, e.value ->> 0, e.value ->> 1, NULL, e.value ->> 2, e.value ->> 3, NULL, e.value ->> 7, ?,
+                e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, 1
               FROM json_each(?) AS e
-              WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.value ->> 3 AND x.log_index = e.value ->> 4)
+              WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.value ->> 3 AND x.log_index = e.value ->> 4 AND x.chain_id = ?)
               ORDER BY e.key`,
-        args: [keys, notes, events],
+        args: [keys, chainId, notes, events, chainId],
       },
       { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [range.toBlock + 1, key] },
-      // The range's checkpoints: the blocks its events sit in, then its last block.
       {
-        sql: 'INSERT OR REPLACE INTO indexer_checkpoints (key, block_number, block_hash) SELECT ?, c.value ->> 0, c.value ->> 1 FROM json_each(?) AS c',
-        args: [key, JSON.stringify(checkpoints.map((c) => [c.blockNumber, c.blockHash]))],
+        sql: `INSERT OR REPLACE INTO indexer_checkpoints (key, block_number, block_hash) SELECT ?, c.value ->> 0, c.value ->> 1 FROM json_each(?) AS c`,
+        args: [key, checkpoints],
       },
       // The newest MAX_CHECKPOINTS up to toBlock stay (any above it are of blocks to be read again).
       {
@@ -347,22 +353,28 @@ class SqliteStore implements RegistryStore {
     return { inserted, completed, existing: range.events.length - inserted - completed };
   }
 
-  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }> {
-    const chain = chainId ?? null;
+  async rewindIndexedRange(key: string, owner: string, toBlock: number, chainId: number): Promise<{ removed: number }> {
     const results = await this.#fenced(key, owner, 'undo indexed blocks', [
       {
-        sql: `DELETE FROM announcements WHERE origin = 1 AND block_number > ? AND (? IS NULL OR chain_id = ?)
+        sql: `DELETE FROM announcements WHERE origin = 1 AND chain_id = ? AND block_number > ?
               AND block_number < (SELECT COALESCE(next_block, 0) FROM indexer_state WHERE key = ?)`,
-        args: [toBlock, chain, chain, key],
+        args: [chainId, toBlock, key],
       },
       {
-        sql: 'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND block_number > ? AND (? IS NULL OR chain_id = ?)',
-        args: [toBlock, chain, chain],
+        sql: 'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND chain_id = ? AND block_number > ?',
+        args: [chainId, toBlock],
       },
       { sql: 'DELETE FROM indexer_checkpoints WHERE key = ? AND block_number > ?', args: [key, toBlock] },
       { sql: 'UPDATE indexer_state SET next_block = ? WHERE key = ?', args: [toBlock + 1, key] },
     ]);
     return { removed: results[0]!.rowsAffected };
+  }
+
+  async labelLegacyChainRows(chainName: string, chainId: number): Promise<number> {
+    const result = await this.#run('label chain rows with their chain id', () =>
+      this.#client.execute({ sql: 'UPDATE announcements SET chain_id = ? WHERE chain_id IS NULL AND origin = 1 AND chain = ?', args: [chainId, chainName] }),
+    );
+    return result.rowsAffected;
   }
 
   async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {
@@ -429,6 +441,11 @@ class SqliteStore implements RegistryStore {
         break;
     }
     if (filter.withChannelId === true) condition += ' AND channel_id IS NOT NULL';
+    if (filter.chainIds !== undefined) {
+      condition += ` AND chain_id IN (${placeholders(filter.chainIds)})`;
+      args = [...args, ...filter.chainIds];
+    }
+    const narrowed = filter.withChannelId === true || filter.chainIds !== undefined;
     const pageStatement = {
       sql: `SELECT ${COLUMNS} FROM announcements WHERE ${condition} AND id > ? ORDER BY id LIMIT ? OFFSET ?`,
       args: [...args, page.afterId ?? 0, page.limit, page.offset],
@@ -446,8 +463,8 @@ class SqliteStore implements RegistryStore {
     // statements run in one read transaction so they see the same snapshot. Unfiltered and
     // view-tag selections are counted from the per-tag counts.
     let countStatement = { sql: `SELECT COUNT(*) AS total FROM announcements WHERE ${condition}`, args };
-    if (filter.withChannelId !== true && selection.kind === 'all') countStatement = { sql: TOTAL_SQL, args: [] };
-    if (filter.withChannelId !== true && selection.kind === 'viewTags') {
+    if (!narrowed && selection.kind === 'all') countStatement = { sql: TOTAL_SQL, args: [] };
+    if (!narrowed && selection.kind === 'viewTags') {
       countStatement = { sql: `${TOTAL_SQL} WHERE tag IN (${placeholders(selection.tags)})`, args };
     }
     const [counted, listed] = await this.#run('list announcements', () => this.#client.batch([countStatement, pageStatement], 'read'));
@@ -525,21 +542,7 @@ function errorCode(error: unknown): string {
 }
 
 function readAnnouncement(row: Row): StoredAnnouncement {
-  return {
-    id: readInteger(row, 'id'),
-    ephemeralKey: readBytes(row, 'ephemeral_key'),
-    viewTag: readInteger(row, 'view_tag'),
-    timestamp: readInteger(row, 'timestamp'),
-    channelId: row['channel_id'] === null ? null : readBytes(row, 'channel_id'),
-    txHash: readText(row, 'tx_hash'),
-    amount: row['amount'] === null ? null : readText(row, 'amount'),
-    chain: row['chain'] === null ? null : readText(row, 'chain'),
-    chainId: row['chain_id'] === null ? null : readInteger(row, 'chain_id'),
-    stealthAddress: row['stealth_address'] === null ? null : readText(row, 'stealth_address'),
-    metadata: row['metadata'] === null ? null : readBytes(row, 'metadata'),
-    blockNumber: row['block_number'] === null ? null : readInteger(row, 'block_number'),
-    logIndex: row['log_index'] === null ? null : readInteger(row, 'log_index'),
-  };
+  return announcementFromColumns((column) => row[column]);
 }
 
 /** `?, ?, ?` for a list of values bound to an IN clause. */
@@ -556,11 +559,14 @@ function placeholders(values: readonly unknown[]): string {
  * that the ids ascend and the lengths add up.
  */
 function pageAsOneRow(pageSql: string): string {
-  return `SELECT CAST(group_concat(ephemeral_key, '') AS BLOB),
-    json_group_array(json_array(id, timestamp, view_tag, length(CAST(ephemeral_key AS BLOB)), iif(channel_id IS NULL, NULL, hex(channel_id)), tx_hash, amount, chain,
-      stealth_address, iif(metadata IS NULL, NULL, hex(metadata)), block_number, log_index, chain_id))
-    FROM (${pageSql})`;
+  return `SELECT CAST(group_concat(ephemeral_key, '') AS BLOB), json_group_array(json_array(${PAGE_JSON_COLUMNS})) FROM (${pageSql})`;
 }
+
+/** The columns of a pageAsOneRow row, in ANNOUNCEMENT_COLUMNS order: the ciphertext's length in place of its bytes, blobs as hex. */
+const PAGE_JSON_COLUMNS = ANNOUNCEMENT_COLUMNS.map((column) =>
+  column === 'ephemeral_key' ? 'length(CAST(ephemeral_key AS BLOB))' : column === 'channel_id' || column === 'metadata' ? `iif(${column} IS NULL, NULL, hex(${column}))` : column,
+).join(', ');
+const PAGE_COLUMN_AT = new Map<AnnouncementColumn, number>(ANNOUNCEMENT_COLUMNS.map((column, i) => [column, i]));
 
 /** The announcements of a pageAsOneRow result (`[keys, rows]`). */
 function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
@@ -572,22 +578,12 @@ function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
   let previousId = 0;
   const announcements = rows.map((columns: unknown): StoredAnnouncement => {
     if (!Array.isArray(columns)) throw unexpectedColumn('rows');
-    const [id, timestamp, viewTag, keyLength, channelHex, txHash, amount, chain, stealthAddress, metadataHex, blockNumber, logIndex, chainId] = columns as unknown[];
-    const announcement = {
-      id: integerValue(id, 'id'),
-      ephemeralKey: bytes.subarray(at, at + integerValue(keyLength, 'ephemeral_key')),
-      viewTag: integerValue(viewTag, 'view_tag'),
-      timestamp: integerValue(timestamp, 'timestamp'),
-      channelId: channelHex === null ? null : bytesValue(Buffer.from(textValue(channelHex, 'channel_id'), 'hex'), 'channel_id'),
-      txHash: textValue(txHash, 'tx_hash'),
-      amount: amount === null ? null : textValue(amount, 'amount'),
-      chain: chain === null ? null : textValue(chain, 'chain'),
-      chainId: chainId === null ? null : integerValue(chainId, 'chain_id'),
-      stealthAddress: stealthAddress === null ? null : textValue(stealthAddress, 'stealth_address'),
-      metadata: metadataHex === null ? null : bytesValue(Buffer.from(textValue(metadataHex, 'metadata'), 'hex'), 'metadata'),
-      blockNumber: blockNumber === null ? null : integerValue(blockNumber, 'block_number'),
-      logIndex: logIndex === null ? null : integerValue(logIndex, 'log_index'),
-    };
+    const announcement = announcementFromColumns((column) => {
+      const value: unknown = columns[PAGE_COLUMN_AT.get(column)!];
+      if (column === 'ephemeral_key') return bytes.subarray(at, at + integerValue(value, column));
+      if ((column === 'channel_id' || column === 'metadata') && value !== null) return Buffer.from(textValue(value, column), 'hex');
+      return value;
+    });
     at += announcement.ephemeralKey.length;
     if (announcement.id <= previousId) throw unexpectedColumn('id');
     previousId = announcement.id;
@@ -599,10 +595,6 @@ function readPageRow(row: unknown[] | undefined): StoredAnnouncement[] {
 
 function readInteger(row: Row | undefined, column: string): number {
   return integerValue(row?.[column], column);
-}
-
-function readBytes(row: Row, column: string): Uint8Array {
-  return bytesValue(row[column], column);
 }
 
 function readText(row: Row, column: string): string {
@@ -628,9 +620,4 @@ function bytesValue(value: unknown, column: string): Uint8Array {
 function textValue(value: unknown, column: string): string {
   if (typeof value === 'string') return value;
   throw unexpectedColumn(column);
-}
-
-/** Names the column, never its value (no tx hashes or keys in messages). */
-function unexpectedColumn(column: string): StoreUnavailableError {
-  return new StoreUnavailableError(`The registry returned an unexpected type in column ${column}.`);
 }

@@ -17,10 +17,12 @@ import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 
 /**
  * An announcement as stored. Every store writes a row's fields once, when it stores the row, except
- * `blockNumber`, `logIndex`, `stealthAddress` and `metadata`: an HTTP publish is completed in place
- * by its chain event and goes back on a reorganisation. The binary page's ETag hashes only the ids
- * and those four fields (lib/service/registry-binary.ts `pageEtag`): a store that changes any
- * other field in place must add it there.
+ * `blockNumber`, `logIndex`, `stealthAddress`, `metadata` and `chainId`: an HTTP publish is
+ * completed in place by its chain event and goes back on a reorganisation (keeping the chain id
+ * it learned), and a chain row stored before rows carried chain ids gets its chain's id once
+ * (`labelLegacyChainRows`). The binary page's ETag hashes only the ids and those five fields
+ * (lib/service/registry-binary.ts `pageEtag`): a store that changes any other field in place must
+ * add it there.
  */
 export type StoredAnnouncement = {
   id: number;
@@ -35,7 +37,10 @@ export type StoredAnnouncement = {
   txHash: string;
   amount: string | null;
   chain: string | null;
-  /** EIP-155 id of the chain the row belongs to; null for HTTP publishes that named none. */
+  /**
+   * EIP-155 id of the chain the announcement is on: always set for chain events, as named (or
+   * null) for HTTP publishes (API.md "Several chains").
+   */
   chainId: number | null;
   /** Chain events: the one-time EVM address the event named (EIP-55). */
   stealthAddress: string | null;
@@ -49,6 +54,7 @@ export type StoredAnnouncement = {
 /** What an HTTP publisher supplies (already validated by the HTTP layer). */
 export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp' | 'stealthAddress' | 'metadata' | 'blockNumber' | 'logIndex' | 'chainId'> & {
   metadata?: Uint8Array | null;
+  /** The chain the publisher names (API.md "Several chains"); absent or null: none. */
   chainId?: number | null;
 };
 
@@ -64,7 +70,7 @@ export type ChainEvent = {
   stealthAddress: string;
   metadata: Uint8Array | null;
   chain: string | null;
-  /** EIP-155 id of the chain (the indexer reads it from the RPC). */
+  /** EIP-155 id of the chain that emitted the event. */
   chainId: number;
 };
 
@@ -82,22 +88,20 @@ export type IndexerState = {
 /** Checkpoints kept per indexer key: a reorganisation deeper than this many ranges rewinds to the start block. */
 export const MAX_CHECKPOINTS = 256;
 
-/** The blocks [fromBlock, toBlock] read from the chain, with the hash of the last and the events in them. */
+/**
+ * The blocks [fromBlock, toBlock] of chain `chainId` read from the chain, with the hash of the last
+ * and the events in them. `blockHashes` are hashes of blocks inside the range the indexer knows
+ * (those its events sit in): they are kept as checkpoints too, so a reorganisation is undone back
+ * to the newest block whose hash still matches (every block at or below it is unchanged, by hash
+ * chaining) rather than to the previous range's end.
+ */
 export type IndexedRange = {
-  /**
-   * The chain the range was read from: a commit removes and completes rows of this chain only
-   * (without it, rows of any chain in those blocks, as with one chain).
-   */
-  chainId?: number;
+  chainId: number;
   fromBlock: number;
   toBlock: number;
   toBlockHash: string;
-  /**
-   * Hashes of blocks inside the range the indexer knows (those its events sit in), stored as
-   * checkpoints before the range's end one, so a reorganisation rewinds to its fork point.
-   */
-  blockHashes?: IndexerCheckpoint[];
   events: ChainEvent[];
+  blockHashes?: readonly IndexerCheckpoint[];
 };
 
 /** Counts of one committed range. */
@@ -107,10 +111,13 @@ export type CommitResult = { inserted: number; completed: number; existing: numb
  * Selection of announcements. API rule order: `viewTags` (any of them) when given, else the
  * inclusive time range when both bounds are given, else everything. `afterId` (cursor) and the
  * selection combine. `withChannelId` narrows any selection to announcements that carry a
- * channel id (private channels, lib/channels), and `total` counts only those.
+ * channel id (private channels, lib/channels), and `total` counts only those; `chainIds`
+ * narrows the same way.
  */
 export type AnnouncementFilter = {
   viewTags?: readonly number[];
+  /** Narrows any selection to rows of these chains (EIP-155 ids); rows without a chain id never match. */
+  chainIds?: readonly number[];
   fromTimestamp?: number;
   toTimestamp?: number;
   withChannelId?: boolean;
@@ -155,25 +162,34 @@ export interface RegistryStore {
   releaseIndexerLease(key: string, owner: string): Promise<void>;
   /**
    * In one transaction fenced by the lease (IndexerLeaseLostError, nothing written, when `owner`
-   * no longer holds an unexpired lease): store the events of blocks [fromBlock, toBlock] in
-   * (block, log index) order, set nextBlock to toBlock + 1 and append the checkpoint. An event
-   * already stored (same tx_hash and log index) is left as it is; an HTTP-published row of the
-   * same tx_hash and ciphertext is completed in place with the chain's fields; chain rows stored
-   * in those blocks earlier (verified publishes) that the chain no longer has are removed.
+   * no longer holds an unexpired lease): store the events of blocks [fromBlock, toBlock] of chain
+   * `range.chainId` in (block, log index) order, set nextBlock to toBlock + 1 and append the
+   * checkpoints (`blockHashes`, then the range's end). An event already stored (same chain id,
+   * tx_hash and log index) is left as it is; an HTTP-published row of the same tx_hash and
+   * ciphertext, naming this chain or none, is completed in place with the chain's fields; chain
+   * rows of this chain stored in those blocks earlier (verified publishes) that the chain no longer
+   * has are removed.
    */
   commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult>;
   /**
-   * A reorganisation: in one transaction fenced by the lease, remove the chain rows of chain
-   * `chainId` in blocks after `toBlock` (HTTP-published rows the indexer had completed go back to plain HTTP rows),
-   * drop the checkpoints after it, and set nextBlock to toBlock + 1.
+   * A reorganisation of chain `chainId`: in one transaction fenced by the lease, remove that
+   * chain's rows of blocks after `toBlock` (HTTP-published rows the indexer had completed go back
+   * to plain HTTP rows, keeping the chain id), drop the checkpoints after it, and set nextBlock to
+   * toBlock + 1. Other chains' rows are untouched.
    */
-  rewindIndexedRange(key: string, owner: string, toBlock: number, chainId?: number): Promise<{ removed: number }>;
+  rewindIndexedRange(key: string, owner: string, toBlock: number, chainId: number): Promise<{ removed: number }>;
+  /**
+   * Chain rows stored before rows carried chain ids (one chain per server then) get `chainId` when
+   * their `chain` label is `chainName`; the indexer of that chain calls this once when it starts.
+   * Idempotent; returns how many rows it labelled.
+   */
+  labelLegacyChainRows(chainName: string, chainId: number): Promise<number>;
   /** Any instance: how far the indexer of `key` got and who holds its lease (for /health). */
   indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }>;
   /**
    * A publish proved on the chain (REGISTRY_PUBLISH=verified), stored as that chain row plus the
    * publisher's amount and channel id. DuplicateAnnouncementError when the event is stored already
-   * or an HTTP-published row has its tx_hash.
+   * (same chain id, tx_hash and log index) or an HTTP-published row has its tx_hash.
    */
   publishVerified(event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): Promise<StoredAnnouncement>;
 }
@@ -229,44 +245,6 @@ export function packChainEventBytes(events: readonly ChainEvent[]): { keys: Buff
 
 function compareChainPosition(a: ChainEvent, b: ChainEvent): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
-}
-
-/** An HTTP publish as stored (PROTOCOL.md section 6): as given, trimmed tx_hash, the server's timestamp, no chain fields. */
-export function publishedRow(id: number, announcement: NewAnnouncement, timestamp: number): StoredAnnouncement {
-  return {
-    id,
-    ephemeralKey: announcement.ephemeralKey.slice(),
-    viewTag: announcement.viewTag,
-    timestamp,
-    channelId: announcement.channelId === null ? null : announcement.channelId.slice(),
-    txHash: announcement.txHash.trim(),
-    amount: announcement.amount,
-    chain: announcement.chain,
-    chainId: announcement.chainId ?? null,
-    stealthAddress: null,
-    metadata: announcement.metadata == null ? null : announcement.metadata.slice(),
-    blockNumber: null,
-    logIndex: null,
-  };
-}
-
-/** A verified publish as stored (PROTOCOL.md section 6): the chain event's fields, the publisher's amount and channel id. */
-export function verifiedRow(id: number, event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): StoredAnnouncement {
-  return {
-    id,
-    ephemeralKey: event.ephemeralKey.slice(),
-    viewTag: event.viewTag,
-    timestamp: event.timestamp,
-    channelId: event.channelId === null ? null : event.channelId.slice(),
-    txHash: event.txHash.trim(),
-    amount: event.amount,
-    chain: event.chain,
-    chainId: event.chainId,
-    stealthAddress: event.stealthAddress,
-    metadata: event.metadata === null ? null : event.metadata.slice(),
-    blockNumber: event.blockNumber,
-    logIndex: event.logIndex,
-  };
 }
 
 export class DuplicateAnnouncementError extends Error {

@@ -15,6 +15,11 @@ export const announcementJson = z
     tx_hash: z.string().nullable().describe('Transaction hash of the payment'),
     amount: z.string().nullable().describe('Human-readable amount'),
     chain: z.string().nullable().describe('Chain identifier, e.g. ethereum or sui'),
+    chain_id: z
+      .int()
+      .min(1)
+      .nullable()
+      .describe('EIP-155 id of the chain the announcement is on: set for chain events, as published (or null) for HTTP publishes'),
     stealth_address: evmAddressOutput('EIP-55 one-time EVM address').nullable().describe('Chain events: the one-time EVM address the announcement named (EIP-55); null for HTTP publishes'),
     metadata: hexOutput(92, 'The 92-byte sealed note (PROTOCOL.md section 8): the ERC-5564 metadata after its view tag; only the recipient can open it').nullable(),
     block_number: z.int().nullable().describe('Chain events: the block of the Announcement event; null for HTTP publishes'),

@@ -13,6 +13,9 @@ export const MAX_TX_HASH_LENGTH = 256;
 export const MAX_LABEL_LENGTH = 64;
 /** Largest page of GET /registry/announcements as JSON. */
 export const MAX_LIST_LIMIT = 1000;
+
+/** An EIP-155 chain id: a positive integer (JSON numbers are exact up to 2^53 - 1). */
+const chainId = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 /**
  * Largest binary page (`Accept: application/octet-stream`, about 5.5 MB): streaming scans read
  * the registry in fewer requests. Against the real server on loopback, a million announcements
@@ -41,6 +44,11 @@ export const publishAnnouncementRequest = z
     channel_id: optional(hexBytes(32, '32-byte channel id')),
     amount: optional(plainText(MAX_LABEL_LENGTH).describe('Human-readable amount')),
     chain: optional(plainText(MAX_LABEL_LENGTH).describe('Chain identifier, e.g. ethereum or sui')),
+    chain_id: optional(
+      chainId.describe(
+        'EIP-155 id of the chain the payment is on; with REGISTRY_PUBLISH=verified the transaction is looked up on that chain (422 CHAIN_NOT_FOLLOWED when the server does not follow it)',
+      ),
+    ),
     metadata: optional(
       z
         .string()
@@ -73,6 +81,9 @@ export const publishAnnouncementResponse = z
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
+/** Most chain ids one list request may name. */
+export const MAX_CHAIN_IDS = 32;
+
 export const listAnnouncementsQuery = z
   .object({
     view_tag: queryInteger(0, 255, 'Only announcements with this view tag (takes precedence over the time range)'),
@@ -85,6 +96,14 @@ export const listAnnouncementsQuery = z
       `Page size (default ${DEFAULT_LIST_LIMIT}; at most ${MAX_LIST_LIMIT} as JSON, ${MAX_BINARY_PAGE_LIMIT} as a binary page)`,
     ),
     after_id: queryInteger(0, MAX_ID, 'Cursor: only announcements with a larger id (pass the last id of the previous page)'),
+    chain_id: z
+      .string()
+      .regex(/^\d{1,15}(,\d{1,15})*$/, 'must be a chain id or a comma-separated list of chain ids')
+      .transform((text) => [...new Set(text.split(',').map(Number))])
+      .refine((ids) => ids.every((id) => id >= 1), 'chain ids are positive integers')
+      .refine((ids) => ids.length <= MAX_CHAIN_IDS, `must name at most ${MAX_CHAIN_IDS} chains`)
+      .optional()
+      .describe('Only announcements on these chains (EIP-155 ids, comma-separated); combines with the other filters. Rows without a chain id never match'),
   })
   .describe('ListAnnouncementsQuery');
 

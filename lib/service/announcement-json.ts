@@ -16,6 +16,7 @@ export function announcementToJson(row: StoredAnnouncement): AnnouncementJson {
     tx_hash: row.txHash,
     amount: row.amount,
     chain: row.chain,
+    chain_id: row.chainId,
     stealth_address: row.stealthAddress,
     metadata: row.metadata === null ? null : bytesToHex(row.metadata),
     block_number: row.blockNumber,

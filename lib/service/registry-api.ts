@@ -28,18 +28,23 @@ export async function publishAnnouncement(store: RegistryStore, request: Publish
     channelId: request.channel_id ?? null,
     amount: request.amount ?? null,
     chain: request.chain ?? null,
+    chainId: request.chain_id ?? null,
     metadata: request.metadata ?? null,
   });
   return { id: stored.id, success: true };
 }
 
-/** Filter rules (INTERFACE.md 4.3): view_tag when present, else both timestamps, else all. */
+/**
+ * Filter rules (INTERFACE.md 4.3): view_tag when present, else both timestamps, else all; then
+ * narrowed to the chains `chain_id` names (API.md "Several chains").
+ */
 export function listSelection(query: ListAnnouncementsQuery): AnnouncementFilter {
-  if (query.view_tag !== undefined) return { viewTags: [query.view_tag] };
+  const chains: AnnouncementFilter = query.chain_id === undefined ? {} : { chainIds: query.chain_id };
+  if (query.view_tag !== undefined) return { viewTags: [query.view_tag], ...chains };
   if (query.from_timestamp !== undefined && query.to_timestamp !== undefined) {
-    return { fromTimestamp: query.from_timestamp, toTimestamp: query.to_timestamp };
+    return { fromTimestamp: query.from_timestamp, toTimestamp: query.to_timestamp, ...chains };
   }
-  return {};
+  return chains;
 }
 
 /** One page of the selection, ordered by id, with the selection's total. */

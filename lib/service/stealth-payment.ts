@@ -40,6 +40,7 @@ export function createStealthPaymentJson(
       tx_hash: null,
       amount: null,
       chain: null,
+      chain_id: null,
       stealth_address: payment.stealthAddress,
       metadata: bytesToHex(metadata.subarray(1)), // the record keeps the note after the view tag (PROTOCOL.md section 6)
       block_number: null,

@@ -140,3 +140,9 @@ export {
   type Cid,
 } from './cid.ts';
 export * from './client/index.ts';
+
+// ERC-8441 (schemeId 3): hybrid ML-KEM-768 + secp256k1 ECDH (PROTOCOL.md section 10).
+export * from './erc8441-keys.ts';
+export * from './erc8441-meta-address.ts';
+export * from './erc8441-payment.ts';
+export * from './erc8441-scan.ts';

@@ -46,11 +46,17 @@ export function encodeMetaAddress({ spendingPublicKey, viewingPublicKey }: Encod
 
 /** The ERC-5564 URI form `st:<chain>:0x<hex>`. */
 export function formatMetaAddressUri(metaAddress: Uint8Array, chain = 'eth'): string {
-  if (!/^[A-Za-z0-9-]{1,32}$/.test(chain)) throw new InvalidMetaAddressError('the chain short name must be 1-32 letters, digits or dashes');
-  return `st:${chain}:0x${bytesToHex(decodeMetaAddress(metaAddress).bytes)}`;
+  return metaAddressUri(decodeMetaAddress(metaAddress).bytes, chain);
 }
 
-function metaAddressBytes(input: BytesInput): { bytes: Uint8Array; chain?: string } {
+/** `st:<chain>:0x<hex>` of bytes already validated by their form's decoder. */
+export function metaAddressUri(validated: Uint8Array, chain: string): string {
+  if (!/^[A-Za-z0-9-]{1,32}$/.test(chain)) throw new InvalidMetaAddressError('the chain short name must be 1-32 letters, digits or dashes');
+  return `st:${chain}:0x${bytesToHex(validated)}`;
+}
+
+/** The bytes (and URI chain) of a meta-address given as bytes, hex or `st:<chain>:0x…`, unchecked. */
+export function metaAddressBytes(input: BytesInput): { bytes: Uint8Array; chain?: string } {
   if (input instanceof Uint8Array) return { bytes: input };
   if (typeof input !== 'string') throw new InvalidMetaAddressError('expected bytes, hex text or an st:<chain>:0x… URI');
   const text = input.trim();
@@ -85,9 +91,17 @@ export function decodeMetaAddress(input: BytesInput | MetaAddress): MetaAddress 
   }
   const spendingPublicKey = bytes.slice(1, 1 + SPENDING_PUBLIC_KEY_BYTES);
   const viewingPublicKey = bytes.slice(1 + SPENDING_PUBLIC_KEY_BYTES);
-  try {
+  asMetaAddressError(() => {
     parseSpendingPublicKey(spendingPublicKey, 'spending key');
     parseViewingPublicKey(viewingPublicKey, 'viewing key');
+  });
+  return { bytes: bytes.slice(), spendingPublicKey, viewingPublicKey, ...(chain ? { chain } : {}) };
+}
+
+/** Run a meta-address's key checks, reporting a bad key as InvalidMetaAddressError naming it. */
+export function asMetaAddressError(checks: () => void): void {
+  try {
+    checks();
   } catch (cause) {
     if (cause instanceof InvalidKeyError) {
       const detail = cause.details[0]!;
@@ -95,7 +109,6 @@ export function decodeMetaAddress(input: BytesInput | MetaAddress): MetaAddress 
     }
     throw cause;
   }
-  return { bytes: bytes.slice(), spendingPublicKey, viewingPublicKey, ...(chain ? { chain } : {}) };
 }
 
 function isDecodedMetaAddress(input: unknown): input is MetaAddress {

@@ -49,6 +49,7 @@ describe('POST /api/v1/registry/announcements', () => {
       tx_hash: '0xABCDEF',
       amount: '0.25 ETH',
       chain: 'ethereum',
+      chain_id: null,
       // Published over HTTP: no chain event behind it, no sealed note sent.
       stealth_address: null,
       metadata: null,
@@ -141,8 +142,19 @@ describe('POST /api/v1/registry/announcements', () => {
     expect(response.status).toBe(409);
     expect(response.json.error.code).toBe('DUPLICATE_ANNOUNCEMENT');
     const [row] = (await list()).json.announcements;
-    expect(row).toMatchObject({ tx_hash: txHash, block_number: 17, log_index: 2, stealth_address: '0x' + 'Cd'.repeat(20), timestamp: 1_700_000_000, chain: 'ethereum' });
+    expect(row).toMatchObject({ tx_hash: txHash, block_number: 17, log_index: 2, stealth_address: '0x' + 'Cd'.repeat(20), timestamp: 1_700_000_000, chain: 'ethereum', chain_id: 1 });
     expect(row.metadata).toMatch(/^[0-9a-f]{184}$/);
+  });
+
+  it('stores the chain_id a publisher names, and refuses one that is not a positive integer', async () => {
+    expect((await publish(foreignAnnouncement({ chain_id: 8453 }))).status).toBe(201);
+    expect((await list()).json.announcements[0]).toMatchObject({ chain_id: 8453 });
+    for (const chainId of [0, -1, 1.5, '8453', 2 ** 53]) {
+      const response = await publish(foreignAnnouncement({ chain_id: chainId }));
+      expect(response.status, String(chainId)).toBe(400);
+      expect(new Set(response.json.error.details.map((d: { path: string }) => d.path))).toEqual(new Set(['chain_id']));
+    }
+    expect((await list()).json.total).toBe(1);
   });
 
   it('accepts a view_tag of 0 and of 255 and a tx_hash of exactly 256 characters', async () => {
@@ -163,7 +175,7 @@ describe('GET /api/v1/registry/announcements', () => {
     expect(response.json.total).toBe(3);
     expect(response.json.announcements.map((a: { id: number }) => a.id)).toEqual([1, 2, 3]);
     expect(Object.keys(response.json.announcements[0]).sort()).toEqual(
-      ['amount', 'chain', 'channel_id', 'ephemeral_key', 'id', 'tx_hash', 'timestamp', 'view_tag', 'stealth_address', 'metadata', 'block_number', 'log_index'].sort(),
+      ['amount', 'chain', 'chain_id', 'channel_id', 'ephemeral_key', 'id', 'tx_hash', 'timestamp', 'view_tag', 'stealth_address', 'metadata', 'block_number', 'log_index'].sort(),
     );
   });
 
@@ -202,6 +214,31 @@ describe('GET /api/v1/registry/announcements', () => {
     const page = await list('after_id=3');
     expect(page.json.announcements.map((a: { id: number }) => a.id)).toEqual([4, 5]);
   });
+
+  it('filters by chain_id, one id or several, together with view_tag and the cursor', async () => {
+    for (const [tag, chainId] of [[1, 10], [1, 8453], [2, 10], [1, null], [1, 42161]] as const) {
+      expect((await publish(foreignAnnouncement({ view_tag: tag, chain_id: chainId }))).status).toBe(201);
+    }
+    const chains = async (query: string) => {
+      const { json } = await list(query);
+      return { ids: json.announcements.map((a: { id: number }) => a.id), chains: json.announcements.map((a: { chain_id: number | null }) => a.chain_id), total: json.total };
+    };
+    expect(await chains('chain_id=10')).toEqual({ ids: [1, 3], chains: [10, 10], total: 2 });
+    expect(await chains('chain_id=10,42161')).toEqual({ ids: [1, 3, 5], chains: [10, 10, 42161], total: 3 });
+    expect(await chains('chain_id=10,8453&view_tag=1')).toEqual({ ids: [1, 2], chains: [10, 8453], total: 2 });
+    expect(await chains('chain_id=10&after_id=1')).toEqual({ ids: [3], chains: [10], total: 2 });
+    expect(await chains('chain_id=1')).toEqual({ ids: [], chains: [], total: 0 });
+  });
+
+  it.each(['chain_id=', 'chain_id=0', 'chain_id=abc', 'chain_id=1,', 'chain_id=-5', `chain_id=${Array.from({ length: 33 }, (_, i) => i + 1).join(',')}`])(
+    'refuses %s with 400 VALIDATION_ERROR naming chain_id',
+    async (query) => {
+      const response = await list(query);
+      expect(response.status).toBe(400);
+      expect(response.json.error.code).toBe('VALIDATION_ERROR');
+      expect(response.json.error.details.map((d: { path: string }) => d.path)).toEqual(['chain_id']);
+    },
+  );
 
   it('serves up to 1000 rows per page and refuses a larger limit with 400', async () => {
     expect((await list('limit=1000')).status).toBe(200);

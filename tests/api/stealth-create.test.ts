@@ -38,6 +38,7 @@ describe('POST /api/v1/stealth/create', () => {
       tx_hash: null,
       amount: null,
       chain: null,
+      chain_id: null,
       stealth_address: payment.stealth_address,
       metadata: payment.metadata.slice(2),
       block_number: null,

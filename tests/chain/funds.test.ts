@@ -14,6 +14,7 @@ import {
   chainAnnouncementPages,
   InsufficientGasError,
   PaymentNotAnnouncedError,
+  estimateGasTopUp,
   estimateWithdrawal,
   payStealth,
   stealthBalances,
@@ -97,6 +98,9 @@ describe('pay, see, withdraw on anvil', () => {
     // Each block moves the base fee: an estimate holds for the block it was made in.
     const ethEstimate = await estimateWithdrawal({ client: chain.publicClient, from: eth.stealthAddress, to: destination });
     expect(ethEstimate.amount + ethEstimate.fee).toBe(parseEther('0.5'));
+    // anvil is a standard chain: 21,000 gas at a price that is the cap, so the fee is exact and nothing stays.
+    expect(ethEstimate).toMatchObject({ feeModel: 'standard', feeKind: 'exact', l1Fee: 0n, maxRemainder: 0n, gas: 21_000n });
+    expect(tokenEstimate).toMatchObject({ feeModel: 'standard', feeKind: 'maximum', l1Fee: 0n, maxRemainder: 0n });
     const ethOut = await withdrawNative({ client: chain.publicClient, stealthSecretKey: bytesHex(eth.stealthSecretKey!), to: destination });
     const ethFee = await feeOf(ethOut.hash);
     expect(tokenOut).toMatchObject(tokenEstimate);
@@ -114,7 +118,7 @@ describe('pay, see, withdraw on anvil', () => {
 
   it('refuses a token withdrawal without gas with a typed error that says what to do, and sends nothing', { timeout: 60_000 }, async () => {
     const payment = createStealthPayment(recipient.metaAddress);
-    await payStealth({ wallet: chain.wallets[0]!, client: chain.publicClient, payment, asset: { type: 'erc20', token, amount: 5n } });
+    await payStealth({ wallet: chain.wallets[0]!, client: chain.publicClient, payment, asset: { type: 'erc20', token, amount: 5n, gasTopUp: 0n } });
     const discovery = (await discover()).find((d) => d.stealthAddress === payment.stealthAddress)!;
     const stealth = discovery.stealthAddress as Address;
     // One destination for both calls: the transfer's gas depends on it (a zero byte of calldata costs 4 gas, another 16).
@@ -137,6 +141,25 @@ describe('pay, see, withdraw on anvil', () => {
     expect(await tokensOf(stealth)).toBe(5n);
     // An empty native balance cannot be swept either.
     await expect(withdrawNative({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, to: freshAddress() })).rejects.toBeInstanceOf(InsufficientGasError);
+  });
+
+  it('adds a gas top-up priced from the chain to a token payment by default, and the recipient can withdraw the tokens with it', { timeout: 60_000 }, async () => {
+    const payment = createStealthPayment(recipient.metaAddress);
+    await feeOf(await chain.wallets[0]!.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [chain.accounts[1]!.address, 7n * 10n ** 18n] }));
+    const priced = await estimateGasTopUp({ client: chain.publicClient, token, amount: 7n * 10n ** 18n, from: chain.accounts[1]!.address });
+    expect(priced).toMatchObject({ feeModel: 'standard', l1Fee: 0n });
+    // Twice today's fee of the withdrawal (the default margin of 100 %).
+    expect(priced.topUp).toBe(2n * priced.fee);
+    const paid = await payStealth({ wallet: chain.wallets[1]!, client: chain.publicClient, payment, asset: { type: 'erc20', token, amount: 7n * 10n ** 18n } });
+    const topUp = (await chain.publicClient.getTransaction({ hash: paid.topUpHash! })).value;
+    // Priced again at payment time (the base fee moved with the blocks since): the same rule, the same order of size.
+    expect(topUp).toBeGreaterThan(priced.fee);
+    expect(await balanceOf(payment.stealthAddress as Address)).toBe(topUp);
+    const discovery = (await discover()).find((d) => d.stealthAddress === payment.stealthAddress)!;
+    const out = await withdrawToken({ client: chain.publicClient, stealthSecretKey: discovery.stealthSecretKey!, token, to: freshAddress() });
+    expect(out.fee).toBeLessThanOrEqual(topUp);
+    await feeOf(out.hash);
+    expect(await tokensOf(payment.stealthAddress as Address)).toBe(0n);
   });
 
   it('reports a payment whose announcement failed with its hash, so it can be announced again instead of paid twice', { timeout: 60_000 }, async () => {

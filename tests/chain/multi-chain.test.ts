@@ -122,6 +122,10 @@ describe('one server following three chains (SQLite)', () => {
     for (let i = 0; i < 3; i++) for (let n = 0; n < 2; n++) await pay(i);
     for (let i = 0; i < 3; i++) await waitIndexed(server, i);
     await expectRegistryEqualsChains(store);
+    // Over HTTP: each row's chain_id, and the chain_id filter.
+    const beta = (await http(server, `/api/v1/registry/announcements?chain_id=${CHAIN_IDS[1]}&limit=1000`)).json.announcements;
+    expect(beta.map((row: { tx_hash: string; log_index: number }) => `${row.tx_hash.toLowerCase()}:${row.log_index}`).sort()).toEqual(await onChain(1));
+    expect(new Set(beta.map((row: { chain_id: number; chain: string }) => `${row.chain_id}:${row.chain}`))).toEqual(new Set([`${CHAIN_IDS[1]}:beta`]));
     const { status, body } = await health(server);
     expect(status).toBe(200);
     expect(body.status).toBe('ok');

@@ -96,9 +96,11 @@ describe('npm pack', () => {
   // 400 kB until issue 16 added the @wraith-pq/sdk/evm entry, sealed notes and their docs (407 kB then);
   // 440 kB until issue 18's pay/balances/withdraw and issue 19's scan-input reporting (447 kB then).
   // The Sui entry of issue 18 (code, declarations, README section) took it to 473 kB, and issue 17's
-  // faster page decoding (raw-byte checksums, the ASCII text path, their docs) to 483 kB.
-  it('stays small: under 500 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(500_000);
+  // faster page decoding (raw-byte checksums, the ASCII text path, their docs) to 483 kB. Issue 24's
+  // per-chain fee pricing took it to 512 kB, issue 25's ERC-8441 core and ERC-6538 registration
+  // (code, declarations, docs) to 574 kB.
+  it('stays small: under 600 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(600_000);
   });
 });
 

@@ -99,7 +99,7 @@ describe.runIf(available)('the postgres registry store', () => {
     expect((await store.publish(announcement())).id).toBe(4);
     await expect(store.publish(announcement({ txHash: '0xcc01' }))).rejects.toThrow(DuplicateAnnouncementError);
     const versions = await old.query('SELECT version FROM registry_schema_version ORDER BY version');
-    expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
+    expect(versions.rows.map((r) => r.version)).toEqual(Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1));
     // The old UNIQUE(tx_hash_norm) is gone: two events of one transaction fit.
     for (const logIndex of [0, 1]) {
       await store.publishVerified({
@@ -108,6 +108,14 @@ describe.runIf(available)('the postgres registry store', () => {
       });
     }
     expect(await store.count()).toBe(6);
+    // Chain rows stored before rows carried chain ids (version 3 leaves them null) get their
+    // chain's id once, by the chain's name, when its indexer starts.
+    await old.query("UPDATE announcements SET chain_id = NULL, chain = 'ethereum' WHERE origin = 1");
+    expect(await store.labelLegacyChainRows('base', 8453)).toBe(0);
+    expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(2);
+    expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(0);
+    expect((await store.list({ chainIds: [1] }, { limit: 10 })).total).toBe(2);
+    expect((await store.list({}, { limit: 10 })).announcements.find((r) => r.txHash === '0xCC01')?.chainId).toBeNull();
   });
 
   it('counts a registry from its view-tag counts, not the id counter, once rows of a reorganisation are gone', async () => {
@@ -119,8 +127,8 @@ describe.runIf(available)('the postgres registry store', () => {
       ephemeralKey: randomBytes(1088), viewTag: 2, txHash: `0x${blockNumber}`, logIndex: 0, blockNumber, timestamp: 1,
       stealthAddress: '0x' + '33'.repeat(20), metadata: null, chain: null, chainId: 1,
     }));
-    await store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 4, toBlockHash: '0x04', events });
-    expect(await store.rewindIndexedRange('k', 'me', 3)).toEqual({ removed: 1 });
+    await store.commitIndexedRange('k', 'me', { chainId: 1, fromBlock: 0, toBlock: 4, toBlockHash: '0x04', events });
+    expect(await store.rewindIndexedRange('k', 'me', 3, 1)).toEqual({ removed: 1 });
     const raw = new pg.Client({ connectionString: url });
     await raw.connect();
     onTestFinished(() => raw.end());
@@ -155,7 +163,7 @@ describe.runIf(available)('the postgres registry store', () => {
       ephemeralKey: randomBytes(1088), viewTag: 1, txHash, logIndex: 0, blockNumber: 2, timestamp: 1,
       stealthAddress: '0x' + '44'.repeat(20), metadata: null, chain: null, chainId: 1,
     };
-    const commit = store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 2, toBlockHash: '0x02', events: [event] });
+    const commit = store.commitIndexedRange('k', 'me', { chainId: 1, fromBlock: 0, toBlock: 2, toBlockHash: '0x02', events: [event] });
     await waiting('WITH ev AS');
     const publish = store.publish(announcement({ txHash })).then(
       () => 'stored',

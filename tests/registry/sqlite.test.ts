@@ -183,14 +183,22 @@ describe('the sqlite registry file', () => {
     await expect(store.publish(announcement({ txHash: '0xaa01' }))).rejects.toThrow(DuplicateAnnouncementError);
     expect((await store.stats()).viewTagDistribution).toContainEqual({ tag: 250, count: 2 });
     const versions = await inspect(url).execute('SELECT version FROM schema_version ORDER BY version');
-    expect(versions.rows.map((row) => row['version'])).toEqual([1, 2, 3]);
+    expect(versions.rows.map((row) => row['version'])).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
     // The old table-wide UNIQUE(tx_hash_norm) is gone: two events of one transaction fit.
     await store.acquireIndexerLease('k', 'me', 10_000);
     const events = [0, 1].map((logIndex) => ({
       ephemeralKey: randomBytes(1088), viewTag: 1, txHash: '0xbb', logIndex, blockNumber: 7, timestamp: 1, stealthAddress: '0x' + '11'.repeat(20), metadata: null, chain: null, chainId: 1,
     }));
-    expect(await store.commitIndexedRange('k', 'me', { fromBlock: 0, toBlock: 7, toBlockHash: '0x07', events })).toEqual({ inserted: 2, completed: 0, existing: 0 });
+    expect(await store.commitIndexedRange('k', 'me', { chainId: 1, fromBlock: 0, toBlock: 7, toBlockHash: '0x07', events })).toEqual({ inserted: 2, completed: 0, existing: 0 });
     expect(await store.count()).toBe(6);
+    // Chain rows stored before rows carried chain ids (version 4 leaves them null) get their
+    // chain's id once, by the chain's name, when its indexer starts.
+    await inspect(url).execute("UPDATE announcements SET chain_id = NULL, chain = 'ethereum' WHERE origin = 1");
+    expect(await store.labelLegacyChainRows('base', 8453)).toBe(0);
+    expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(2);
+    expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(0);
+    expect((await store.list({ chainIds: [1] }, { limit: 10 })).total).toBe(2);
+    expect((await store.list({}, { limit: 10 })).announcements[0]?.chainId).toBeNull();
   });
 
   it('keeps tx_hash unique across two stores sharing it', async () => {

@@ -9,6 +9,7 @@
  */
 import { bytesToHex, getAddress, isAddress, type Address, type Hex } from 'viem';
 import { InvalidArgumentError } from '../errors.ts';
+import { ERC8441_EPHEMERAL_KEY_BYTES } from '../erc8441-payment.ts';
 import { announcementMetadata, type PaymentNoteInput } from '../note.ts';
 import type { StealthPayment } from '../payment.ts';
 import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
@@ -106,13 +107,17 @@ export function parseAddress(address: unknown, path: string): Address {
 
 export type AnnounceParameters = {
   /** The payment from `createStealthPayment` (only its public parts and `sharedSecret`, which seals the note, are read). */
-  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
+  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & { schemeId?: StealthPayment['schemeId'] };
   /**
    * What to tell the recipient, sealed with the payment's shared secret (PROTOCOL.md section 8).
    * Omitted: the metadata is the view tag alone (1 byte).
    */
   note?: PaymentNoteInput;
-  /** Default {@link WRAITH_SCHEME_ID}. */
+  /**
+   * Default: the payment's own scheme (`payment.schemeId`: 3 for an ERC-8441 payment), else
+   * {@link WRAITH_SCHEME_ID}. A deployment may announce scheme-1000 payments under another id;
+   * a scheme-3 payment is always announced under 3.
+   */
   schemeId?: bigint;
   /** Default {@link ANNOUNCER_ADDRESS}. */
   announcer?: Address;
@@ -128,9 +133,9 @@ export type AnnounceParametersReturnType = {
 
 /**
  * The call that announces a payment on chain: pass it to viem's `writeContract` (or
- * `simulateContract`, `encodeFunctionData`). `ephemeralPubKey` is the 1088-byte ciphertext,
- * `metadata` the view tag followed by the sealed note when `note` is given (93 bytes), else the
- * view tag alone.
+ * `simulateContract`, `encodeFunctionData`). `ephemeralPubKey` is the 1088-byte ciphertext
+ * (scheme 1000) or `epk || ct` (1121 bytes, scheme 3), `metadata` the view tag followed by the
+ * sealed note when `note` is given (93 bytes), else the view tag alone.
  *
  * @example
  * import { createWalletClient, custom, getAddress } from 'viem';
@@ -149,11 +154,15 @@ export type AnnounceParametersReturnType = {
  */
 export function announceParameters(parameters: AnnounceParameters): AnnounceParametersReturnType {
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
-  const { payment, note, schemeId = WRAITH_SCHEME_ID, announcer = ANNOUNCER_ADDRESS } = parameters;
+  const { payment, note, announcer = ANNOUNCER_ADDRESS } = parameters;
   if (typeof payment !== 'object' || payment === null) throw new InvalidArgumentError('payment', 'must be a payment from createStealthPayment');
+  const erc8441 = payment.schemeId === 3;
+  const schemeId = parameters.schemeId ?? (erc8441 ? 3n : WRAITH_SCHEME_ID);
+  if (erc8441 && schemeId !== 3n) throw new InvalidArgumentError('schemeId', 'an ERC-8441 payment is announced under scheme 3');
   const ciphertext = payment.ephemeralCiphertext;
-  if (!(ciphertext instanceof Uint8Array) || ciphertext.length !== CIPHERTEXT_BYTES) {
-    throw new InvalidArgumentError('payment.ephemeralCiphertext', `must be ${CIPHERTEXT_BYTES} bytes`);
+  const length = erc8441 ? ERC8441_EPHEMERAL_KEY_BYTES : CIPHERTEXT_BYTES;
+  if (!(ciphertext instanceof Uint8Array) || ciphertext.length !== length) {
+    throw new InvalidArgumentError('payment.ephemeralCiphertext', `must be ${length} bytes`);
   }
   const metadata = announcementMetadata(payment, note);
   return {

@@ -13,7 +13,6 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
   bytesToHex,
-  encodeFunctionData,
   erc20Abi,
   hexToBytes,
   serializeTransaction,
@@ -32,9 +31,10 @@ import { InvalidArgumentError, WraithError } from '../errors.ts';
 import type { PaymentNoteInput } from '../note.ts';
 import type { StealthPayment } from '../payment.ts';
 import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
+import { estimateGasTopUp, planWithdrawal, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
 
-/** Gas of a plain value transfer to an account without code: always exactly this much. */
-const TRANSFER_GAS = 21_000n;
+export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
+export type { ChainFeeModel } from './fee-model.ts';
 
 /** What a payment sends: the chain's native coin, or an ERC-20 token (amounts in base units). */
 export type PaymentAsset =
@@ -43,7 +43,11 @@ export type PaymentAsset =
       type: 'erc20';
       token: Address;
       amount: bigint;
-      /** Native coin sent along so the recipient can pay the gas of withdrawing the token (default none). */
+      /**
+       * Native coin sent along so the recipient can pay the gas of withdrawing the token. Default:
+       * {@link estimateGasTopUp} at the chain's current prices (twice today's fee of that
+       * withdrawal, L1 data fee included); `0n` sends none.
+       */
       gasTopUp?: bigint;
     };
 
@@ -53,18 +57,19 @@ export type PayStealthParameters = {
   /** Reads receipts (any `PublicClient` of the same chain). */
   client: PublicClient;
   /** From `createStealthPayment(recipientMetaAddress)`. */
-  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
+  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & { schemeId?: StealthPayment['schemeId'] };
   asset: PaymentAsset;
   /** Sealed into the announcement for the recipient alone (default: the amount, the payment's tx hash and the chain id). */
   note?: PaymentNoteInput;
   announcer?: Address;
+  /** Default: the payment's scheme (`announceParameters`). */
   schemeId?: bigint;
 };
 
 export type PayStealthReturnType = {
   /** The transfer (native value or ERC-20 `transfer`). */
   paymentHash: Hash;
-  /** The native top-up of a token payment, when one was asked for. */
+  /** The native top-up of a token payment (null for a native payment, or a token payment with `gasTopUp: 0n`). */
   topUpHash: Hash | null;
   /** The `announce` call. */
   announcementHash: Hash;
@@ -73,8 +78,9 @@ export type PayStealthReturnType = {
 /**
  * Pay a stealth address and announce it: the transfer, mined, then the announcement with a note
  * sealed for the recipient (amount, the transfer's hash, chain id). Two wallet confirmations;
- * a token payment with `gasTopUp` adds a third, the native top-up (wallets with batched calls
- * (EIP-5792) are not used yet). Each transaction is awaited until mined; a reverted one throws.
+ * a token payment adds a third, the native gas top-up (by default priced from the chain by
+ * {@link estimateGasTopUp} before anything is sent; wallets with batched calls (EIP-5792) are not
+ * used yet). Each transaction is awaited until mined; a reverted one throws.
  *
  * @example
  * import { createPublicClient, createWalletClient, custom, http, parseEther } from 'viem';
@@ -89,7 +95,7 @@ export type PayStealthReturnType = {
  * const { paymentHash, announcementHash } = await payStealth({ wallet, client, payment, asset: { type: 'native', value: parseEther('0.5') } });
  */
 export async function payStealth(parameters: PayStealthParameters): Promise<PayStealthReturnType> {
-  const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId = WRAITH_SCHEME_ID } = parameters;
+  const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
   if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
   const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
   const chainId = BigInt(await client.getChainId());
@@ -101,12 +107,15 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   let paymentHash: Hash;
   let topUpHash: Hash | null = null;
   let amount: bigint;
+  let gasTopUp = 0n;
   if (asset?.type === 'native') {
     amount = positive(asset.value, 'asset.value');
     paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount }), 'payment');
   } else if (asset?.type === 'erc20') {
     amount = positive(asset.amount, 'asset.amount');
     const token = parseAddress(asset.token, 'asset.token');
+    // Priced while the payer still holds the tokens: its transfer stands in for the withdrawal's.
+    gasTopUp = asset.gasTopUp ?? (await estimateGasTopUp({ client, token, amount, from: wallet.account.address, to })).topUp;
     paymentHash = await mined(
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
       'token transfer',
@@ -117,12 +126,12 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   // From here the money has moved: whatever fails, the caller must learn the payment's hash, and
   // that the recipient cannot find it until it is announced.
   try {
-    if (asset.type === 'erc20' && asset.gasTopUp !== undefined && asset.gasTopUp > 0n) {
-      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: asset.gasTopUp }), 'gas top-up');
+    if (gasTopUp > 0n) {
+      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp }), 'gas top-up');
     }
     const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
     const announcementHash = await mined(
-      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, schemeId }) }),
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }) }),
       'announcement',
     );
     return { paymentHash, topUpHash, announcementHash };
@@ -203,34 +212,6 @@ export async function stealthBalances(parameters: StealthBalancesParameters): Pr
   }));
 }
 
-/**
- * A withdrawal that cannot pay its gas: the stealth address holds less native coin than the
- * transaction's fee. Nothing was sent. `required` and `available` are in wei.
- *
- * @example
- * try {
- *   await withdrawToken({ client, stealthSecretKey, token, to });
- * } catch (error) {
- *   if (error instanceof InsufficientGasError) console.log(`send ${error.required - error.available} wei to ${error.address} first`);
- * }
- */
-export class InsufficientGasError extends WraithError {
-  override name = 'InsufficientGasError';
-  readonly address: Address;
-  readonly required: bigint;
-  readonly available: bigint;
-
-  constructor(address: Address, required: bigint, available: bigint, what: string) {
-    super('INSUFFICIENT_GAS', `The stealth address ${address} holds ${available} wei, and ${what} needs ${required} wei of gas. Nothing was sent.`, {
-      hint: `Send at least ${required - available} wei of the chain's native coin to ${address} (from any account; it links that account to this payment), then withdraw again.`,
-      details: [{ path: 'stealthSecretKey', issue: 'not enough native coin for gas' }],
-    });
-    this.address = address;
-    this.required = required;
-    this.available = available;
-  }
-}
-
 export type WithdrawParameters = {
   /** Reads and broadcasts: the user's wallet provider or their own RPC, not a Wraith server. */
   client: PublicClient;
@@ -243,17 +224,15 @@ export type WithdrawParameters = {
 export type WithdrawNativeParameters = WithdrawParameters & {
   /**
    * Allow a destination with code (a contract wallet). The gas it uses is only estimated, so
-   * the unused part of the fee stays behind as a remainder (default false: refused).
+   * the unused part of the fee stays behind as a remainder, at most `maxRemainder` (default
+   * false: refused).
    */
   allowRemainder?: boolean;
 };
 
-export type WithdrawReturnType = {
+/** The withdrawal's hash and the price it was signed at: the same fields {@link estimateWithdrawal} shows. */
+export type WithdrawReturnType = WithdrawalPrice & {
   hash: Hash;
-  /** Sent to `to` (wei, or token base units). */
-  amount: bigint;
-  /** Gas limit times price: the fee paid (native sweeps to an account without code) or its upper bound. */
-  fee: bigint;
 };
 
 export type EstimateWithdrawalParameters = {
@@ -269,36 +248,40 @@ export type EstimateWithdrawalParameters = {
   allowRemainder?: boolean;
 };
 
-export type EstimateWithdrawalReturnType = {
-  /** What would reach `to` (wei, or token base units). */
-  amount: bigint;
-  /** The fee, in wei, paid from the stealth address's native coin (exact for a native sweep to an account without code). */
-  fee: bigint;
-};
+/** What a withdrawal would send, its fee bound (exact or a maximum, L1 data fee included) and the most it can leave behind. */
+export type EstimateWithdrawalReturnType = WithdrawalPrice;
 
 /**
  * What {@link withdrawNative} or {@link withdrawToken} would send and pay right now, priced by
- * the same rule, without the one-time key: for showing the fee before the user signs. Prices
- * can move between the estimate and the withdrawal; the withdrawal returns the fee it paid.
- * @throws {InsufficientGasError} when the stealth address could not pay the fee.
+ * the same rule, without the one-time key: for showing the fee and what stays behind before the
+ * user signs. The chain's fee model is read from the chain (OP Stack: the L1 data fee from its
+ * GasPriceOracle; Arbitrum: the gas estimate with its L1 component; elsewhere gas × price).
+ * Prices can move between the estimate and the withdrawal; the withdrawal returns the price it
+ * was signed at.
+ * @throws {InsufficientGasError} when the stealth address could not pay the fee (its `required` is the whole fee bound, L1 fee included).
  *
  * @example
  * import { estimateWithdrawal } from '@wraith-pq/sdk/evm';
- * const { amount, fee } = await estimateWithdrawal({ client, from: discovery.stealthAddress, to: myFreshAddress });
+ * const { amount, fee, feeKind, maxRemainder } = await estimateWithdrawal({ client, from: discovery.stealthAddress, to: myFreshAddress });
+ * // e.g. on Base: "you receive {amount}; fee at most {fee}; at most {maxRemainder} wei stays behind"
  */
 export async function estimateWithdrawal(parameters: EstimateWithdrawalParameters): Promise<EstimateWithdrawalReturnType> {
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
   const from = parseAddress(parameters.from, 'from');
   const to = parseAddress(parameters.to, 'to');
-  const { amount, fee } = await planWithdrawal(parameters.client, from, to, parameters.token, parameters.allowRemainder === true);
-  return { amount, fee };
+  const { transaction: _signable, ...price } = await planWithdrawal(parameters.client, from, to, parameters.token, parameters.allowRemainder === true);
+  return price;
 }
 
 /**
- * Move the whole native balance of a stealth address to `to`, leaving exactly 0 wei: a plain
- * transfer to an account without code uses exactly 21,000 gas, and the transaction is priced
- * with `maxPriorityFeePerGas = maxFeePerGas`, so the fee is exactly `21,000 × maxFeePerGas` and
- * the value is the balance minus it.
+ * Move the whole native balance of a stealth address to `to`: the balance minus the fee bound.
+ * On a standard chain, to an account without code, that leaves exactly 0 wei (a plain transfer
+ * uses exactly 21,000 gas, priced with `maxPriorityFeePerGas = maxFeePerGas`, so the fee is
+ * exactly `21,000 × maxFeePerGas`). On the OP Stack the bound adds the L1 data fee bound (the
+ * GasPriceOracle's, with room for the L1 price to rise before inclusion) and the operator fee;
+ * on Arbitrum the gas limit is `eth_estimateGas` (it carries the L1 component) and the chain
+ * charges the base fee of the block. What the chain does not charge of the bound stays behind:
+ * at most `maxRemainder`, returned (and shown by {@link estimateWithdrawal}) before signing.
  * @throws {InsufficientGasError} when the balance does not cover the fee (nothing is sent).
  *
  * @example
@@ -324,46 +307,11 @@ export async function withdrawToken(parameters: WithdrawParameters & { token: st
   return send(client, account, await planWithdrawal(client, account.address, to, parameters.token, false));
 }
 
-/** A withdrawal priced and ready to sign: the transaction's fields but for nonce and chain id. */
-type WithdrawalPlan = {
-  amount: bigint;
-  fee: bigint;
-  transaction: { to: Address; value: bigint; data?: Hex; gas: bigint } & ({ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint });
-};
-
-async function planWithdrawal(client: PublicClient, from: Address, to: Address, tokenInput: string | undefined, allowRemainder: boolean): Promise<WithdrawalPlan> {
-  if (to === from) throw new InvalidArgumentError('to', 'is the stealth address itself');
-  if (tokenInput !== undefined) {
-    const token = parseAddress(tokenInput, 'token');
-    const amount = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] });
-    if (amount === 0n) throw new InvalidArgumentError('token', `the stealth address ${from} holds none of this token`);
-    const [native, fees, gas] = await Promise.all([
-      client.getBalance({ address: from }),
-      priceOf(client),
-      client.estimateContractGas({ account: from, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
-    ]);
-    const fee = gas * fees.price;
-    if (native < fee) throw new InsufficientGasError(from, fee, native, 'a token withdrawal');
-    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
-    return { amount, fee, transaction: { to: token, value: 0n, data, gas, ...fees.fields } };
-  }
-  const code = await client.getCode({ address: to });
-  const hasCode = code !== undefined && code !== '0x';
-  if (hasCode && !allowRemainder) {
-    throw new InvalidArgumentError('to', 'is a contract: the gas it uses is not known in advance, so the stealth address could not be left at 0 wei (pass allowRemainder: true to accept a remainder)');
-  }
-  const [balance, fees] = await Promise.all([client.getBalance({ address: from }), priceOf(client)]);
-  const gas = hasCode ? await client.estimateGas({ account: from, to, value: 1n }) : TRANSFER_GAS;
-  const fee = gas * fees.price;
-  // Something must be left to send once the fee is paid: one wei more than the fee at least.
-  if (balance <= fee) throw new InsufficientGasError(from, fee + 1n, balance, 'a withdrawal of its native balance');
-  return { amount: balance - fee, fee, transaction: { to, value: balance - fee, gas, ...fees.fields } };
-}
-
+/** Sign the planned transaction exactly as it was priced (its nonce and chain id included) and broadcast it. */
 async function send(client: PublicClient, account: ReturnType<typeof oneTimeAccount>, plan: WithdrawalPlan): Promise<WithdrawReturnType> {
-  const [nonce, chainId] = await Promise.all([client.getTransactionCount({ address: account.address, blockTag: 'pending' }), client.getChainId()]);
-  const serializedTransaction = await account.signTransaction({ chainId, nonce, ...plan.transaction } as TransactionSerializable);
-  return { hash: await client.sendRawTransaction({ serializedTransaction }), amount: plan.amount, fee: plan.fee };
+  const { transaction, ...price } = plan;
+  const serializedTransaction = await account.signTransaction(transaction);
+  return { hash: await client.sendRawTransaction({ serializedTransaction }), ...price };
 }
 
 async function prepare(parameters: WithdrawParameters) {
@@ -392,19 +340,4 @@ function oneTimeAccount(secret: Uint8Array): { address: Address; signTransaction
       return serializeTransaction(transaction, { r: bytesToHex(signature.subarray(1, 33)), s: bytesToHex(signature.subarray(33, 65)), yParity, v: 27n + BigInt(yParity) });
     },
   };
-}
-
-/**
- * One price per gas for the whole fee: EIP-1559 with the tip equal to the cap, so the effective
- * price is the cap whatever the base fee turns out to be and the fee is exact (the price of
- * exactness: the margin above the base fee goes to the block's proposer), else legacy.
- */
-async function priceOf(client: PublicClient): Promise<{ price: bigint; fields: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint } }> {
-  const block = await client.getBlock({ blockTag: 'latest' });
-  if (block.baseFeePerGas === null || block.baseFeePerGas === undefined) {
-    const gasPrice = await client.getGasPrice();
-    return { price: gasPrice, fields: { gasPrice } };
-  }
-  const { maxFeePerGas } = await client.estimateFeesPerGas({ type: 'eip1559', chain: client.chain ?? null });
-  return { price: maxFeePerGas, fields: { maxFeePerGas, maxPriorityFeePerGas: maxFeePerGas } };
 }

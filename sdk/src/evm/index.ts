@@ -7,7 +7,8 @@
  * range robustly (ranges split when refused, transient faults retried, no block skipped);
  * {@link decodeAnnouncementLogs} validates logs and counts the bad ones. Money moves with
  * {@link payStealth} (pay and announce from the sender's wallet), {@link stealthBalances} and
- * {@link withdrawNative} / {@link withdrawToken} (priced first by {@link estimateWithdrawal}; signed with the one-time key, no relayer).
+ * {@link withdrawNative} / {@link withdrawToken} (priced first by {@link estimateWithdrawal} for the chain they run on,
+ * OP Stack L1 data fee and Arbitrum L1 gas included; signed with the one-time key, no relayer).
  *
  * Import it as `@wraith-pq/sdk/evm`. viem (>= 2.57) is a peer dependency of this entry only:
  * the core `@wraith-pq/sdk` never loads it.
@@ -39,13 +40,19 @@ export {
   payStealth,
   stealthBalances,
   estimateWithdrawal,
+  estimateGasTopUp,
   withdrawNative,
   withdrawToken,
   InsufficientGasError,
   PaymentNotAnnouncedError,
+  type ChainFeeModel,
+  type FeeKind,
   type PaymentAsset,
+  type EstimateGasTopUpParameters,
+  type EstimateGasTopUpReturnType,
   type EstimateWithdrawalParameters,
   type EstimateWithdrawalReturnType,
+  type WithdrawalPrice,
   type PayStealthParameters,
   type PayStealthReturnType,
   type StealthBalance,
@@ -55,3 +62,17 @@ export {
   type WithdrawReturnType,
 } from './funds.ts';
 export { classifyRpcFault, type ChainRpcClient, type ChainRetryOptions, type ChainRetryEvent, type RpcFault } from './rpc-request.ts';
+export {
+  ERC6538_REGISTRY_ADDRESS,
+  erc6538Abi,
+  estimateRegistration,
+  registerKeysOnBehalfParameters,
+  registerKeysParameters,
+  registrationTypedData,
+  resolveRegisteredMetaAddress,
+  schemeIdOfMetaAddress,
+  signRegistration,
+  stealthMetaAddressOf,
+  type RegisterKeysCall,
+  type RegisterKeysParameters,
+} from './erc6538.ts';
