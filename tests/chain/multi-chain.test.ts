@@ -199,6 +199,34 @@ describe('one server following three chains (SQLite)', () => {
   });
 });
 
+describe('moving a one-chain deployment to CHAINS', () => {
+  it('resumes the chain where CHAIN_RPC_URL left it when its entry keeps the CHAIN_NAME it had', async () => {
+    const url = `file:${dir.path}/upgrade.db`;
+    const common = { REGISTRY_URL: url, INDEXER_POLL_MS: '100', RATE_LIMIT_RPS: '0', LOG_LEVEL: 'info' };
+    await pay(0);
+    const before = await startServer({ env: { ...common, CHAIN_RPC_URL: chains[0]!.rpcUrl, CHAIN_NAME: 'alpha', INDEXER_CONFIRMATIONS: '0' } });
+    let indexedBlock: number;
+    try {
+      await waitIndexed(before, 0);
+      indexedBlock = (await chainHealth(before, 0)).indexed_block!;
+    } finally {
+      await before.stop();
+    }
+    await pay(0);
+    const after = await startServer({ env: { ...common, CHAINS: chainsEnv({}, chains[2]!.rpcUrl).CHAINS! } });
+    const store = await createSqliteStore(url);
+    try {
+      for (let i = 0; i < 3; i++) await waitIndexed(after, i);
+      const alpha = logLines(after).find((line) => line['msg'] === 'indexer leading' && line['chain'] === 'alpha');
+      expect(alpha?.['next_block']).toBe(indexedBlock + 1);
+      await expectRegistryEqualsChains(store);
+    } finally {
+      await store.close();
+      await after.stop();
+    }
+  });
+});
+
 describe('start-up checks of the chains', () => {
   it('stops the server when two entries answer one chain id, naming both and no URL', async () => {
     const env = chainsEnv({ REGISTRY_URL: 'memory:' });
