@@ -20,8 +20,8 @@ import type { ChainConfig } from '../config.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
 import { getRegistry } from './registry.ts';
-import { offShutdown, onShutdown } from './shutdown.ts';
-import { clearProcessSingleton, peekProcessSingleton, processSingleton } from './singleton.ts';
+import { onShutdown } from './shutdown.ts';
+import { peekProcessSingleton, processSingleton } from './singleton.ts';
 
 const CHAINS_SLOT = 'chains';
 
@@ -41,6 +41,8 @@ export type FollowedChain = {
   chainId: number | undefined;
   /** True once the RPC answered its id and it was accepted. */
   identified: boolean;
+  /** True when the id it answered late was refused (taken by another chain, or not its `chain_id`): never indexed. */
+  refused: boolean;
   /** Running once the id is known and the registry opened. */
   indexer: Indexer | undefined;
   /** Why the chain is not (yet) indexed: the id read failing, or an id refused; null otherwise. */
@@ -64,6 +66,7 @@ function chainsState(): Chains {
         clients: createChainClients(chain.rpcUrl, config.upstreamTimeoutMs),
         chainId: chain.chainId,
         identified: false,
+        refused: false,
         indexer: undefined,
         problem: null,
       })),
@@ -87,7 +90,7 @@ export function followedChains(): readonly FollowedChain[] {
  * const receipt = await chain.clients.receipt(hash);
  */
 export function followedChainById(chainId: number): FollowedChain | undefined {
-  return chainsState().chains.find((chain) => chain.chainId === chainId && chain.problem?.startsWith('refused') !== true);
+  return chainsState().chains.find((chain) => chain.chainId === chainId && !chain.refused);
 }
 
 /** The RPC clients of the followed chain of id `chainId`, or undefined when it is not followed. */
@@ -178,6 +181,7 @@ async function identifyLater(state: Chains, chain: FollowedChain, first: Promise
     identified(state, chain, id);
     return;
   }
+  chain.refused = true;
   log('error', 'chain not indexed', { chain: chain.config.name, chain_id: id, error: chain.problem });
 }
 
@@ -206,12 +210,3 @@ export function chainStatuses(): ChainStatus[] {
   return (state?.chains ?? []).map((chain) => ({ chain, indexer: chain.indexer?.status() }));
 }
 
-/** Stop every indexer and forget the chains (tests that change the configuration in one process). */
-export async function forgetChains(): Promise<void> {
-  const state = peekProcessSingleton<Chains>(CHAINS_SLOT);
-  if (state === undefined) return;
-  state.stopped = true;
-  await Promise.all(state.chains.map((chain) => chain.indexer?.stop()));
-  offShutdown(CHAINS_SLOT);
-  clearProcessSingleton(CHAINS_SLOT);
-}

@@ -265,6 +265,31 @@ describe('start-up checks of the chains', () => {
   });
 });
 
+describe('an RPC that answers late with a chain id already followed', () => {
+  it('is not indexed: /health names the chain that has the id, the others run on', async () => {
+    const late = await startRpcFaultProxy({ target: chains[0]!.rpcUrl, failureRate: 1, modes: ['5xx'] });
+    const env = chainsEnv({ REGISTRY_URL: 'memory:' }, chains[2]!.rpcUrl);
+    const entries = [...JSON.parse(env.CHAINS!), { name: 'alpha-copy', rpc_url: late.url, confirmations: 0 }];
+    const server = await startServer({ env: { ...env, CHAINS: JSON.stringify(entries) } });
+    try {
+      await waitIndexed(server, 0);
+      late.configure({ failureRate: 0 }); // now it answers: chain id 1001, alpha's
+      await expect.poll(async () => (await health(server)).body.chains.find((c) => c.name === 'alpha-copy')?.error, { timeout: 20_000 }).toBe(
+        'refused: its RPC answers chain id 1001, which alpha already follows',
+      );
+      const copy = (await health(server)).body.chains.find((c) => c.name === 'alpha-copy')!;
+      expect(copy).toMatchObject({ chain_id: null, indexing: false, indexed_block: null });
+      expect((await health(server)).body.status).toBe('degraded');
+      await pay(0);
+      await waitIndexed(server, 0);
+      expect(logLines(server)).toContainEqual(expect.objectContaining({ level: 'error', msg: 'chain not indexed', chain: 'alpha-copy', chain_id: 1001 }));
+    } finally {
+      await server.stop();
+      await late.close();
+    }
+  });
+});
+
 const postgresAvailable = postgresOrSkip();
 
 describe.skipIf(!postgresAvailable)(`two instances following three chains on one PostgreSQL registry${postgresAvailable ? '' : ` (${POSTGRES_MISSING})`}`, () => {
