@@ -15,6 +15,7 @@ export function benchPageEtag(): Measurement[] {
   const rows = (chain: boolean): StoredAnnouncement[] =>
     Array.from({ length: 5000 }, (_, j) => ({
       id: j + 1,
+      schemeId: 1000,
       ephemeralKey: random(1088),
       viewTag: j & 0xff,
       timestamp: 1_700_000_000 + j,
@@ -22,11 +23,11 @@ export function benchPageEtag(): Measurement[] {
       txHash: `0x${bytesToHex(random(32))}`,
       amount: null,
       chain: chain ? 'ethereum' : null,
-      chainId: chain ? 1 : null,
       stealthAddress: chain ? `0x${bytesToHex(random(20))}` : null,
       metadata: chain ? random(92) : null,
       blockNumber: chain ? 19_000_000 + j : null,
       logIndex: chain ? j % 200 : null,
+      chainId: chain ? 1 : null,
     }));
   const http = rows(false);
   const chain = rows(true);

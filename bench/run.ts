@@ -10,12 +10,14 @@ import { benchIndexer } from './indexer.ts';
 import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
 import { benchScanPage } from './scan-page.ts';
-import { benchSdk } from './sdk.ts';
+import { benchPageDecode, benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown> | unknown> = {
   sdk: benchSdk,
+  // The binary page decode part of `sdk` alone (issue 24).
+  'sdk-decode': () => benchPageDecode(),
   api: benchApi,
   stream: benchStream,
   pool: benchPool,

@@ -49,7 +49,8 @@ export async function createChannel(request: CreateChannelRequest, { registry, c
   const amount = formatTokenAmount(units, token.decimals);
   const metaAddress = await recipientMetaAddress(request.recipient);
   const channelId = request.channel_id ?? crypto.getRandomValues(new Uint8Array(CHANNEL_ID_BYTES));
-  const payment = createStealthPayment(metaAddress);
+  // Channels are found by scheme-1000 scans (lib/channels/discover.ts): a 1250-byte recipient holds its keys too.
+  const payment = createStealthPayment(metaAddress, { schemeId: 1000 });
 
   try {
     await channels.create({ channelId, token: token.symbol, decimals: token.decimals, amount: units, createdAt: Math.floor(Date.now() / 1000) });

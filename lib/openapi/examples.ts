@@ -151,7 +151,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       summary: 'A one-time address for the example recipient, with a sealed note of what is paid',
       body: { meta_address: metaAddress, note: NOTE },
       status: 200,
-      response: createStealthPaymentJson({ meta_address: metaAddress, channel_id: undefined, note: { tx_hash: undefined, amount: BigInt(NOTE.amount), chain_id: BigInt(NOTE.chain_id) } }, EXAMPLE_TIME, {
+      response: createStealthPaymentJson({ meta_address: metaAddress, scheme_id: undefined, channel_id: undefined, note: { tx_hash: undefined, amount: BigInt(NOTE.amount), chain_id: BigInt(NOTE.chain_id) } }, EXAMPLE_TIME, {
         message: EXAMPLE_SEEDS.paymentMessage,
       }),
     },

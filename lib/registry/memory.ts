@@ -22,6 +22,7 @@ import {
   IndexerLeaseLostError,
   MAX_CHECKPOINTS,
   StoreUnavailableError,
+  WRAITH_SCHEME_ID,
   eventsInChainOrder,
   normalizeTxHash,
   type ChainEvent,
@@ -146,7 +147,8 @@ class MemoryStore implements RegistryStore {
         this.#remove(row);
         removed++;
       } else {
-        Object.assign(row, { blockNumber: null, logIndex: null, stealthAddress: null });
+        // A scheme-3 publisher named the stealth address itself (its scanner decides on it).
+        Object.assign(row, { blockNumber: null, logIndex: null, stealthAddress: row.schemeId === WRAITH_SCHEME_ID ? null : row.stealthAddress });
       }
     }
     record.checkpoints = record.checkpoints.filter((c) => c.blockNumber <= toBlock);
@@ -201,6 +203,10 @@ class MemoryStore implements RegistryStore {
     if (filter.chainIds !== undefined) {
       const chainIds = new Set(filter.chainIds);
       lists = lists.map((rows) => rows.filter((row) => row.chainId !== null && chainIds.has(row.chainId)));
+    }
+    if (filter.schemeIds !== undefined) {
+      const schemeIds = new Set(filter.schemeIds);
+      lists = lists.map((rows) => rows.filter((row) => schemeIds.has(row.schemeId)));
     }
     return {
       announcements: takePage(lists, page).map(copyRow),

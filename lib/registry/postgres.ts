@@ -25,7 +25,6 @@
  * and new ones are made on demand, so the store recovers by itself when the database is back.
  * Messages carry PostgreSQL error codes only: server messages may quote values.
  */
-import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 import pg from 'pg';
 import { resolvePage, resolveSelection } from './list-query.ts';
 import { migratePostgres } from './postgres-schema.ts';
@@ -35,6 +34,7 @@ import {
   IndexerLeaseLostError,
   MAX_CHECKPOINTS,
   StoreUnavailableError,
+  WRAITH_SCHEME_ID,
   eventsInChainOrder,
   normalizeTxHash,
   packChainEventBytes,
@@ -149,8 +149,8 @@ class PostgresStore implements RegistryStore {
          ), tagged AS (
            UPDATE view_tag_counts SET count = count + 1 FROM next WHERE tag = $2
          )
-         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain, metadata, chain_id, origin)
-         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0 FROM next
+         INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain, metadata, chain_id, stealth_address, scheme_id, origin)
+         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0 FROM next
          RETURNING id`,
         [
           Buffer.from(announcement.ephemeralKey),
@@ -163,6 +163,8 @@ class PostgresStore implements RegistryStore {
           announcement.chain,
           metadata === null ? null : Buffer.from(metadata),
           announcement.chainId ?? null,
+          announcement.stealthAddress ?? null,
+          announcement.schemeId ?? WRAITH_SCHEME_ID,
         ],
       ),
     );
@@ -182,8 +184,8 @@ class PostgresStore implements RegistryStore {
            UPDATE view_tag_counts SET count = count + 1 FROM next WHERE tag = $2
          )
          INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
-                                    stealth_address, metadata, block_number, log_index, chain_id, origin)
-         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1 FROM next
+                                    stealth_address, metadata, block_number, log_index, chain_id, scheme_id, origin)
+         SELECT last_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1 FROM next
          RETURNING id`,
         [
           Buffer.from(event.ephemeralKey),
@@ -199,6 +201,7 @@ class PostgresStore implements RegistryStore {
           event.blockNumber,
           event.logIndex,
           event.chainId,
+          event.schemeId ?? WRAITH_SCHEME_ID,
         ],
       ),
     );
@@ -241,7 +244,7 @@ class PostgresStore implements RegistryStore {
     const norms = e.map((x) => normalizeTxHash(x.txHash));
     const logIndexes = e.map((x) => x.logIndex);
     // Ciphertexts and notes travel as one bytea each, sliced by position in SQL.
-    const { keys, notes, noteStarts } = packChainEventBytes(e);
+    const { keys, keyStarts, keyLengths, notes, noteStarts, noteLengths } = packChainEventBytes(e);
     const { chainId } = range;
     const checkpoints = [...(range.blockHashes ?? []).filter((c) => c.blockNumber >= range.fromBlock && c.blockNumber < range.toBlock), { blockNumber: range.toBlock, blockHash: range.toBlockHash }];
     return this.#fenced(key, owner, 'commit indexed blocks', async (client) => {
@@ -279,10 +282,10 @@ class PostgresStore implements RegistryStore {
       // The rest, as one multi-row insert: ids from the counter in chain order.
       const inserted = await client.query(
         `WITH ev AS (
-           SELECT substring($1::bytea FROM ((e.ord - 1) * ${CIPHERTEXT_BYTES} + 1)::int FOR ${CIPHERTEXT_BYTES}) AS k, e.v, e.ts, e.t, e.n, e.l, e.b, e.s,
-             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR ${SEALED_NOTE_BYTES}) END AS m, e.c, e.ord
-           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[])
-             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ord)
+           SELECT substring($1::bytea FROM e.ks FOR e.kl) AS k, e.v, e.ts, e.t, e.n, e.l, e.b, e.s,
+             CASE WHEN e.m IS NULL THEN NULL ELSE substring($9::bytea FROM e.m FOR e.ml) END AS m, e.c, e.sc, e.ord
+           FROM unnest($2::smallint[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[], $10::int[], $11::text[], $13::int[], $14::int[], $15::int[], $16::int[])
+             WITH ORDINALITY AS e(v, ts, t, n, l, b, s, m, c, ml, ks, kl, sc, ord)
            WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.n AND x.log_index = e.l AND x.chain_id = $12)
          ), total AS (
            SELECT COUNT(*) AS n FROM ev
@@ -292,10 +295,27 @@ class PostgresStore implements RegistryStore {
            UPDATE view_tag_counts AS c SET count = c.count + g.n FROM (SELECT v, COUNT(*) AS n FROM ev GROUP BY v) AS g WHERE c.tag = g.v
          )
          INSERT INTO announcements (id, ephemeral_key, view_tag, published_at, channel_id, tx_hash, tx_hash_norm, amount, chain,
-                                    stealth_address, metadata, block_number, log_index, chain_id, origin)
-         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, $12, 1
+                                    stealth_address, metadata, block_number, log_index, chain_id, scheme_id, origin)
+         SELECT next.last_id - total.n + ROW_NUMBER() OVER (ORDER BY ev.ord), ev.k, ev.v, ev.ts, NULL, ev.t, ev.n, NULL, ev.c, ev.s, ev.m, ev.b, ev.l, $12, ev.sc, 1
          FROM ev, next, total`,
-        [keys, e.map((x) => x.viewTag), e.map((x) => x.timestamp), e.map((x) => x.txHash.trim()), norms, logIndexes, e.map((x) => x.blockNumber), e.map((x) => x.stealthAddress), notes, noteStarts, e.map((x) => x.chain), chainId],
+        [
+          keys,
+          e.map((x) => x.viewTag),
+          e.map((x) => x.timestamp),
+          e.map((x) => x.txHash.trim()),
+          norms,
+          logIndexes,
+          e.map((x) => x.blockNumber),
+          e.map((x) => x.stealthAddress),
+          notes,
+          noteStarts,
+          e.map((x) => x.chain),
+          chainId,
+          noteLengths,
+          keyStarts,
+          keyLengths,
+          e.map((x) => x.schemeId ?? WRAITH_SCHEME_ID),
+        ],
       );
       await client.query('UPDATE indexer_state SET next_block = $2 WHERE key = $1', [key, range.toBlock + 1]);
       await client.query(
@@ -326,7 +346,10 @@ class PostgresStore implements RegistryStore {
         [toBlock, key, chainId],
       );
       await client.query(
-        'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND chain_id = $2 AND block_number > $1',
+        // A scheme-3 publisher named the stealth address itself (its scanner decides on it).
+        `UPDATE announcements SET block_number = NULL, log_index = NULL,
+           stealth_address = CASE WHEN scheme_id = ${WRAITH_SCHEME_ID} THEN NULL ELSE stealth_address END
+         WHERE origin = 0 AND chain_id = $2 AND block_number > $1`,
         [toBlock, chainId],
       );
       await client.query('DELETE FROM indexer_checkpoints WHERE key = $1 AND block_number > $2', [key, toBlock]);
@@ -430,6 +453,10 @@ class PostgresStore implements RegistryStore {
     }
     if (filter.chainIds !== undefined) {
       condition += ` AND chain_id = ANY(${param(filter.chainIds)}::bigint[])`;
+      total = '';
+    }
+    if (filter.schemeIds !== undefined) {
+      condition += ` AND scheme_id = ANY(${param(filter.schemeIds)}::int[])`;
       total = '';
     }
     if (total === '') total = `(SELECT COUNT(*) FROM announcements WHERE ${condition})`;

@@ -13,6 +13,7 @@
  */
 import {
   StoreUnavailableError,
+  WRAITH_SCHEME_ID,
   type ChainEvent,
   type NewAnnouncement,
   type StoredAnnouncement,
@@ -21,6 +22,7 @@ import {
 /** The columns a stored announcement is read from, in the order every SQL store selects them. */
 export const ANNOUNCEMENT_COLUMNS = [
   'id',
+  'scheme_id',
   'ephemeral_key',
   'view_tag',
   'timestamp',
@@ -44,6 +46,7 @@ export type ColumnReader = (column: AnnouncementColumn) => unknown;
 export function announcementFromColumns(read: ColumnReader): StoredAnnouncement {
   return {
     id: integerColumn(read, 'id'),
+    schemeId: integerColumn(read, 'scheme_id'),
     ephemeralKey: bytesColumn(read, 'ephemeral_key'),
     viewTag: integerColumn(read, 'view_tag'),
     timestamp: integerColumn(read, 'timestamp'),
@@ -63,6 +66,7 @@ export function announcementFromColumns(read: ColumnReader): StoredAnnouncement 
 export function publishedRow(id: number, announcement: NewAnnouncement, timestamp: number): StoredAnnouncement {
   return {
     id,
+    schemeId: announcement.schemeId ?? WRAITH_SCHEME_ID,
     ephemeralKey: announcement.ephemeralKey.slice(),
     viewTag: announcement.viewTag,
     timestamp,
@@ -71,7 +75,7 @@ export function publishedRow(id: number, announcement: NewAnnouncement, timestam
     amount: announcement.amount,
     chain: announcement.chain,
     chainId: announcement.chainId ?? null,
-    stealthAddress: null,
+    stealthAddress: announcement.stealthAddress ?? null,
     metadata: copyOrNull(announcement.metadata ?? null),
     blockNumber: null,
     logIndex: null,
@@ -87,6 +91,7 @@ export function chainEventRow(id: number, event: ChainEvent): StoredAnnouncement
 export function verifiedRow(id: number, event: ChainEvent & { amount: string | null; channelId: Uint8Array | null }): StoredAnnouncement {
   return {
     id,
+    schemeId: event.schemeId ?? WRAITH_SCHEME_ID,
     ephemeralKey: event.ephemeralKey.slice(),
     viewTag: event.viewTag,
     timestamp: event.timestamp,

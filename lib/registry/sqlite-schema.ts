@@ -133,15 +133,17 @@ const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
-    // Several chains (API.md "Several chains"): rows carry the EIP-155 `chain_id` (null for HTTP
-    // publishes that name none, and for chain rows stored before this version until their chain's
-    // indexer labels them: store.ts `labelLegacyChainRows`, served by the partial index
-    // announcements_unlabelled). Chain events become unique by (tx_hash, log index, chain id):
-    // still usable for lookups by tx_hash alone. (chain_id, id) serves lists of some chains in id
-    // order. Adding a nullable column keeps the table, its ids and its triggers.
+    // Several chains, two schemes (API.md "Several chains, two schemes"): rows carry the EIP-155
+    // `chain_id` (null for HTTP publishes that name none, and for chain rows stored before this
+    // version until their chain's indexer labels them: store.ts `labelLegacyChainRows`, served by
+    // the partial index announcements_unlabelled) and the ERC-5564 `scheme_id` (1000, every row
+    // before this version, or 3: ERC-8441). Chain events become unique by (tx_hash, log index,
+    // chain id): still usable for lookups by tx_hash alone. (chain_id, id) serves lists of some
+    // chains in id order. Adding columns keeps the table, its ids and its triggers.
     version: 4,
     statements: [
       'ALTER TABLE announcements ADD COLUMN chain_id INTEGER NULL',
+      'ALTER TABLE announcements ADD COLUMN scheme_id INTEGER NOT NULL DEFAULT 1000',
       'DROP INDEX announcements_chain_event',
       'CREATE UNIQUE INDEX announcements_chain_event ON announcements (tx_hash_norm, log_index, chain_id)',
       'CREATE INDEX announcements_chain_id ON announcements (chain_id, id) WHERE chain_id IS NOT NULL',

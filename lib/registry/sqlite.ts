@@ -49,7 +49,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createClient, LibsqlError, type Client, type InStatement, type InValue, type ResultSet, type Row } from '@libsql/client';
-import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
 import Database from 'libsql';
 import { resolvePage, resolveSelection } from './list-query.ts';
 import { ANNOUNCEMENT_COLUMNS, announcementFromColumns, publishedRow, unexpectedColumn, verifiedRow, type AnnouncementColumn } from './row.ts';
@@ -59,6 +58,7 @@ import {
   IndexerLeaseLostError,
   MAX_CHECKPOINTS,
   StoreUnavailableError,
+  WRAITH_SCHEME_ID,
   eventsInChainOrder,
   normalizeTxHash,
   packChainEventBytes,
@@ -84,7 +84,7 @@ const BUSY_TIMEOUT_MS = 5_000;
 const COLUMNS = ANNOUNCEMENT_COLUMNS.join(', ');
 /** Columns a row is stored with (`origin`: 0 HTTP publish, 1 proved by the chain). */
 const INSERT_COLUMNS =
-  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, chain_id, stealth_address, metadata, block_number, log_index, origin';
+  'ephemeral_key, view_tag, timestamp, channel_id, tx_hash, tx_hash_norm, amount, chain, chain_id, stealth_address, metadata, block_number, log_index, scheme_id, origin';
 /**
  * Milliseconds on the database's clock, for the indexer lease: instances sharing a remote libSQL
  * server compare expiries against one clock, not each its own (for a file, it is this machine's).
@@ -200,7 +200,7 @@ class SqliteStore implements RegistryStore {
     const result = await this.#run('publish an announcement', () =>
       this.#client.execute({
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, 0
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0
               WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ?)
               RETURNING id`,
         args: [
@@ -213,7 +213,9 @@ class SqliteStore implements RegistryStore {
           announcement.amount,
           announcement.chain,
           announcement.chainId ?? null,
+          announcement.stealthAddress ?? null,
           metadata,
+          announcement.schemeId ?? WRAITH_SCHEME_ID,
           normalizeTxHash(txHash),
         ],
       }),
@@ -228,7 +230,7 @@ class SqliteStore implements RegistryStore {
     const result = await this.#run('publish a verified announcement', () =>
       this.#client.execute({
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1
               WHERE NOT EXISTS (SELECT 1 FROM announcements WHERE tx_hash_norm = ? AND (log_index IS NULL OR (log_index = ? AND chain_id = ?)))
               RETURNING id`,
         args: [
@@ -245,6 +247,7 @@ class SqliteStore implements RegistryStore {
           event.metadata,
           event.blockNumber,
           event.logIndex,
+          event.schemeId ?? WRAITH_SCHEME_ID,
           norm,
           event.logIndex,
           event.chainId,
@@ -287,15 +290,30 @@ class SqliteStore implements RegistryStore {
 
   async commitIndexedRange(key: string, owner: string, range: IndexedRange): Promise<CommitResult> {
     // Events travel as one JSON array of small arrays read with json_each (one statement per
-    // step instead of one per event; its key is the position in chain order), their ciphertexts
-    // and notes as two blobs sliced by position: JSON holding 4 MB of hex costs several times
-    // more to parse, row by row, than the insert itself. Fields of an event: 0 view tag,
-    // 1 timestamp, 2 tx_hash, 3 its normalised form, 4 log index, 5 block, 6 stealth address,
-    // 7 chain, 8 where its note starts in the notes blob (1-based) or null.
+    // step instead of one per event; its key is the position in chain order), their ephemeral keys
+    // and notes as two blobs sliced by position: JSON holding 4 MB of hex costs several times more
+    // to parse, row by row, than the insert itself. Fields of an event: 0 view tag, 1 timestamp,
+    // 2 tx_hash, 3 its normalised form, 4 log index, 5 block, 6 stealth address, 7 chain, 8 where
+    // its note starts in the notes blob (1-based) or null, 9 the note's length, 10 where its key
+    // starts in the keys blob (1-based), 11 the key's length, 12 the scheme id.
     const ordered = eventsInChainOrder(range.events);
-    const { keys, notes, noteStarts } = packChainEventBytes(ordered);
+    const { keys, keyStarts, keyLengths, notes, noteStarts, noteLengths } = packChainEventBytes(ordered);
     const events = JSON.stringify(
-      ordered.map((e, i) => [e.viewTag, e.timestamp, e.txHash.trim(), normalizeTxHash(e.txHash), e.logIndex, e.blockNumber, e.stealthAddress, e.chain, noteStarts[i]]),
+      ordered.map((e, i) => [
+        e.viewTag,
+        e.timestamp,
+        e.txHash.trim(),
+        normalizeTxHash(e.txHash),
+        e.logIndex,
+        e.blockNumber,
+        e.stealthAddress,
+        e.chain,
+        noteStarts[i],
+        noteLengths[i],
+        keyStarts[i],
+        keyLengths[i],
+        e.schemeId ?? WRAITH_SCHEME_ID,
+      ]),
     );
     const hashes = JSON.stringify(ordered.map((e) => normalizeTxHash(e.txHash)));
     const checkpoints = JSON.stringify(
@@ -304,8 +322,8 @@ class SqliteStore implements RegistryStore {
       ),
     );
     const { chainId } = range;
-    const ciphertext = `substr(?, e.key * ${CIPHERTEXT_BYTES} + 1, ${CIPHERTEXT_BYTES})`;
-    const note = `substr(?, e.value ->> 8, ${SEALED_NOTE_BYTES})`;
+    const ciphertext = 'substr(?, e.value ->> 10, e.value ->> 11)';
+    const note = 'substr(?, e.value ->> 8, e.value ->> 9)';
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
       // This chain's rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       {
@@ -330,7 +348,7 @@ class SqliteStore implements RegistryStore {
       {
         sql: `INSERT INTO announcements (${INSERT_COLUMNS})
               SELECT ${ciphertext}, e.value ->> 0, e.value ->> 1, NULL, e.value ->> 2, e.value ->> 3, NULL, e.value ->> 7, ?,
-                e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, 1
+                e.value ->> 6, ${note}, e.value ->> 5, e.value ->> 4, e.value ->> 12, 1
               FROM json_each(?) AS e
               WHERE NOT EXISTS (SELECT 1 FROM announcements AS x WHERE x.tx_hash_norm = e.value ->> 3 AND x.log_index = e.value ->> 4 AND x.chain_id = ?)
               ORDER BY e.key`,
@@ -361,7 +379,9 @@ class SqliteStore implements RegistryStore {
         args: [chainId, toBlock, key],
       },
       {
-        sql: 'UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = NULL WHERE origin = 0 AND chain_id = ? AND block_number > ?',
+        // A scheme-3 publisher named the stealth address itself (its scanner decides on it).
+        sql: `UPDATE announcements SET block_number = NULL, log_index = NULL, stealth_address = iif(scheme_id = ${WRAITH_SCHEME_ID}, NULL, stealth_address)
+              WHERE origin = 0 AND chain_id = ? AND block_number > ?`,
         args: [chainId, toBlock],
       },
       { sql: 'DELETE FROM indexer_checkpoints WHERE key = ? AND block_number > ?', args: [key, toBlock] },
@@ -445,7 +465,11 @@ class SqliteStore implements RegistryStore {
       condition += ` AND chain_id IN (${placeholders(filter.chainIds)})`;
       args = [...args, ...filter.chainIds];
     }
-    const narrowed = filter.withChannelId === true || filter.chainIds !== undefined;
+    if (filter.schemeIds !== undefined) {
+      condition += ` AND scheme_id IN (${placeholders(filter.schemeIds)})`;
+      args = [...args, ...filter.schemeIds];
+    }
+    const narrowed = filter.withChannelId === true || filter.chainIds !== undefined || filter.schemeIds !== undefined;
     const pageStatement = {
       sql: `SELECT ${COLUMNS} FROM announcements WHERE ${condition} AND id > ? ORDER BY id LIMIT ? OFFSET ?`,
       args: [...args, page.afterId ?? 0, page.limit, page.offset],

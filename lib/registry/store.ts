@@ -13,7 +13,15 @@
  * removed again when a reorganisation drops their block.
  * Bytes are `Uint8Array` here; hex exists only at the HTTP boundary.
  */
-import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
+import { CIPHERTEXT_BYTES, ERC8441_EPHEMERAL_KEY_BYTES, ERC8441_SCHEME_ID, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
+
+/** This format's ERC-5564 scheme id (PROTOCOL.md section 7): the scheme of every row that names none. */
+export const WRAITH_SCHEME_ID = 1000;
+
+/** The ephemeral key's length under each scheme a row may have (PROTOCOL.md sections 6 and 10). */
+export function ephemeralKeyBytesOf(schemeId: number): number | undefined {
+  return schemeId === WRAITH_SCHEME_ID ? CIPHERTEXT_BYTES : schemeId === ERC8441_SCHEME_ID ? ERC8441_EPHEMERAL_KEY_BYTES : undefined;
+}
 
 /**
  * An announcement as stored. Every store writes a row's fields once, when it stores the row, except
@@ -26,7 +34,9 @@ import { CIPHERTEXT_BYTES, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
  */
 export type StoredAnnouncement = {
   id: number;
-  /** ML-KEM ciphertext, 1088 bytes. */
+  /** ERC-5564 scheme: 1000 (this format) or 3 (ERC-8441). */
+  schemeId: number;
+  /** Scheme 1000: the ML-KEM ciphertext, 1088 bytes. Scheme 3: `epk || ct`, 1121 bytes. */
   ephemeralKey: Uint8Array;
   viewTag: number;
   /** Unix seconds, set by the store on publication. */
@@ -42,9 +52,16 @@ export type StoredAnnouncement = {
    * null) for HTTP publishes (API.md "Several chains").
    */
   chainId: number | null;
-  /** Chain events: the one-time EVM address the event named (EIP-55). */
+  /**
+   * The one-time EVM address the announcement names (EIP-55): chain events, and HTTP publishes of
+   * scheme 3 (whose scanner decides on it); null for other HTTP publishes.
+   */
   stealthAddress: string | null;
-  /** The 92-byte sealed note (PROTOCOL.md section 8), or null. */
+  /**
+   * What follows the view tag in the ERC-5564 metadata, or null: the 92-byte sealed note
+   * (PROTOCOL.md section 8) under scheme 1000; under scheme 3 any bytes (a note, ERC-5564 token
+   * metadata, or other; section 10).
+   */
   metadata: Uint8Array | null;
   /** Chain events: where the event sits; null for HTTP publishes. */
   blockNumber: number | null;
@@ -52,10 +69,14 @@ export type StoredAnnouncement = {
 };
 
 /** What an HTTP publisher supplies (already validated by the HTTP layer). */
-export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp' | 'stealthAddress' | 'metadata' | 'blockNumber' | 'logIndex' | 'chainId'> & {
+export type NewAnnouncement = Omit<StoredAnnouncement, 'id' | 'timestamp' | 'stealthAddress' | 'metadata' | 'blockNumber' | 'logIndex' | 'chainId' | 'schemeId'> & {
   metadata?: Uint8Array | null;
   /** The chain the publisher names (API.md "Several chains"); absent or null: none. */
   chainId?: number | null;
+  /** Absent: 1000. */
+  schemeId?: number;
+  /** Required for scheme 3 (the HTTP layer checks it), absent otherwise. */
+  stealthAddress?: string | null;
 };
 
 /** One Announcer event as the indexer stores it (PROTOCOL.md sections 6 and 7). */
@@ -72,6 +93,8 @@ export type ChainEvent = {
   chain: string | null;
   /** EIP-155 id of the chain that emitted the event. */
   chainId: number;
+  /** The event's scheme id; absent: 1000. */
+  schemeId?: number;
 };
 
 /** A block the indexer stored up to, with its hash then: how it notices reorganisations. */
@@ -118,6 +141,8 @@ export type AnnouncementFilter = {
   viewTags?: readonly number[];
   /** Narrows any selection to rows of these chains (EIP-155 ids); rows without a chain id never match. */
   chainIds?: readonly number[];
+  /** Narrows any selection to rows of these schemes. */
+  schemeIds?: readonly number[];
   fromTimestamp?: number;
   toTimestamp?: number;
   withChannelId?: boolean;
@@ -220,26 +245,45 @@ export function eventsInChainOrder(events: readonly ChainEvent[]): readonly Chai
 }
 
 /**
- * The bytes of a range's events as the SQL stores send them: every ciphertext in one buffer (the
- * i-th at `i * CIPHERTEXT_BYTES`) and every note in another (`noteStarts[i]`, 1-based as SQL's
- * `substring` counts, or null for an event without a note), sliced by position in SQL. Thousands
- * of byte strings as array or JSON elements cost several times more to encode and parse.
- * @throws {RangeError} for a ciphertext or note of the wrong length (the decoder never yields one).
+ * The bytes of a range's events as the SQL stores send them: every ephemeral key in one buffer and
+ * every note in another, each event's slice given as a 1-based start (as SQL's `substring`
+ * counts) and a length (null start: no note), sliced by position in SQL. Thousands of byte strings
+ * as array or JSON elements cost several times more to encode and parse.
+ * @throws {RangeError} for a key of the wrong length for its scheme, or a scheme-1000 note that is
+ * not 92 bytes (the decoder never yields either).
  */
-export function packChainEventBytes(events: readonly ChainEvent[]): { keys: Buffer; notes: Buffer; noteStarts: (number | null)[] } {
+export function packChainEventBytes(events: readonly ChainEvent[]): {
+  keys: Buffer;
+  keyStarts: number[];
+  keyLengths: number[];
+  notes: Buffer;
+  noteStarts: (number | null)[];
+  noteLengths: number[];
+} {
+  const keyStarts: number[] = [];
   const noteStarts: (number | null)[] = [];
-  let at = 0;
+  const noteLengths: number[] = [];
+  let keyAt = 0;
+  let noteAt = 0;
   for (const x of events) {
-    if (x.ephemeralKey.length !== CIPHERTEXT_BYTES || (x.metadata !== null && x.metadata.length !== SEALED_NOTE_BYTES)) {
-      throw new RangeError(`Chain events carry ${CIPHERTEXT_BYTES}-byte ciphertexts and ${SEALED_NOTE_BYTES}-byte notes.`);
+    const schemeId = x.schemeId ?? WRAITH_SCHEME_ID;
+    if (x.ephemeralKey.length !== ephemeralKeyBytesOf(schemeId)) throw new RangeError(`A chain event of scheme ${schemeId} carries an ephemeral key of the wrong length.`);
+    if (schemeId === WRAITH_SCHEME_ID && x.metadata !== null && x.metadata.length !== SEALED_NOTE_BYTES) {
+      throw new RangeError(`Chain events of scheme ${WRAITH_SCHEME_ID} carry ${SEALED_NOTE_BYTES}-byte notes.`);
     }
-    noteStarts.push(x.metadata === null ? null : at + 1);
-    at += x.metadata?.length ?? 0;
+    keyStarts.push(keyAt + 1);
+    keyAt += x.ephemeralKey.length;
+    noteStarts.push(x.metadata === null ? null : noteAt + 1);
+    noteLengths.push(x.metadata?.length ?? 0);
+    noteAt += x.metadata?.length ?? 0;
   }
   return {
     keys: Buffer.concat(events.map((x) => x.ephemeralKey)),
+    keyStarts,
+    keyLengths: events.map((x) => x.ephemeralKey.length),
     notes: Buffer.concat(events.flatMap((x) => (x.metadata === null ? [] : [x.metadata]))),
     noteStarts,
+    noteLengths,
   };
 }
 

@@ -98,7 +98,7 @@ export const prefixedHash32Output = (description: string) => z.string().regex(/^
  * A meta-address as a client sends it (PROTOCOL.md section 3): 1218 bytes in hex (0x optional)
  * or the ERC-5564 URI `st:<chain>:0x<hex>`.
  */
-export const META_ADDRESS_INPUT_PATTERN = '^((0[xX])?[0-9a-fA-F]{2436}|st:[A-Za-z0-9-]{1,32}:0[xX][0-9a-fA-F]{2436})$';
+export const META_ADDRESS_INPUT_PATTERN = '^((0[xX])?([0-9a-fA-F]{2436}|[0-9a-fA-F]{2500})|st:[A-Za-z0-9-]{1,32}:0[xX]([0-9a-fA-F]{2436}|[0-9a-fA-F]{2500}))$';
 
 /**
  * The meta-address request field. The handler decodes it with the SDK (PROTOCOL.md section 3)

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { hexToBytes } from '@wraith-pq/sdk';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hexToBytes, toChecksumAddress } from '@wraith-pq/sdk';
 import { hexBytes, optional, plainText, queryInteger, viewTag } from './fields.ts';
 
 /** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
@@ -25,11 +26,24 @@ const chainId = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 export const MAX_BINARY_PAGE_LIMIT = 5000;
 export const DEFAULT_LIST_LIMIT = 100;
 
+/** Scheme-1000 ML-KEM ciphertext or scheme-3 `epk || ct` (PROTOCOL.md sections 6 and 10). */
+const EPHEMERAL_KEY_PATTERN = /^(0[xX])?([0-9a-fA-F]{2176}|[0-9a-fA-F]{2242})$/;
+/** What may follow the view tag of a scheme-3 record over HTTP: nothing, ERC-5564 token metadata or a sealed note. */
+const SCHEME3_METADATA_BYTES = [56, 92];
+
 export const publishAnnouncementRequest = z
   .object({
-    ephemeral_key: hexBytes(1088, 'ML-KEM-768 ciphertext from stealth/create (1088 bytes, not all zero)').refine(
-      (bytes) => bytes.some((byte) => byte !== 0), // PROTOCOL.md section 6
-      'must not be all zero',
+    ephemeral_key: z
+      .string()
+      .trim()
+      .regex(EPHEMERAL_KEY_PATTERN, 'must be 1088 bytes (scheme 1000: the ML-KEM ciphertext) or 1121 bytes (scheme 3: epk || ct), in hex')
+      .transform((text) => hexToBytes(text))
+      .refine((bytes) => bytes.some((byte) => byte !== 0), 'must not be all zero') // PROTOCOL.md section 6
+      .describe('From stealth/create: the ML-KEM-768 ciphertext (1088 bytes, scheme 1000) or epk || ct (1121 bytes, scheme 3); not all zero'),
+    scheme_id: optional(
+      z
+        .union([z.literal(1000), z.literal(3)])
+        .describe('ERC-5564 scheme: 1000 (Wraith) or 3 (ERC-8441); inferred from the ephemeral_key length when absent, which it must agree with'),
     ),
     view_tag: viewTag,
     tx_hash: z
@@ -49,26 +63,78 @@ export const publishAnnouncementRequest = z
         'EIP-155 id of the chain the payment is on; with REGISTRY_PUBLISH=verified the transaction is looked up on that chain (422 CHAIN_NOT_FOLLOWED when the server does not follow it)',
       ),
     ),
+    stealth_address: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^0[xX][0-9a-fA-F]{40}$/, 'must be an EVM address: 0x and 40 hex digits')
+        .describe('Scheme 3 (required there): the announced one-time address the scanner decides on; any case, a mixed-case address must carry a valid EIP-55 checksum'),
+    ),
     metadata: optional(
       z
         .string()
         .trim()
-        .regex(/^(0[xX])?([0-9a-fA-F]{184}|[0-9a-fA-F]{186})$/, 'must be the 93-byte ERC-5564 metadata (view tag + sealed note) or the 92-byte sealed note, in hex')
+        .regex(/^(0[xX])?([0-9a-fA-F]{2})+$/, 'must be hex')
         .transform((text) => hexToBytes(text))
-        .describe('ERC-5564 metadata from stealth/create (93 bytes: view tag + sealed note), or the 92-byte sealed note alone (PROTOCOL.md section 8)'),
+        .describe(
+          'Scheme 1000: the 93-byte ERC-5564 metadata from stealth/create (view tag + sealed note) or the 92-byte sealed note alone (PROTOCOL.md section 8). Scheme 3: what follows the view tag, 56 bytes (ERC-5564 token metadata) or 92 (a sealed note)',
+        ),
     ),
   })
   .superRefine((request, ctx) => {
-    if (request.metadata !== undefined && request.metadata.length === 93 && request.metadata[0] !== request.view_tag) {
-      ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'its first byte (the view tag) must equal view_tag' });
+    // Only fields that parsed are cross-checked (zod runs this even when one of them failed).
+    if (!(request.ephemeral_key instanceof Uint8Array) || (request.metadata !== undefined && !(request.metadata instanceof Uint8Array))) return;
+    const keyScheme = request.ephemeral_key.length === 1121 ? 3 : 1000;
+    if (request.scheme_id !== undefined && request.scheme_id !== keyScheme) {
+      ctx.addIssue({ code: 'custom', path: ['scheme_id'], message: `a ${request.ephemeral_key.length}-byte ephemeral_key is scheme ${keyScheme}` });
+    }
+    const metadata = request.metadata;
+    if (keyScheme === 1000) {
+      if (request.stealth_address !== undefined) ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'is taken from the chain for scheme 1000 rows, not from a publish' });
+      if (metadata !== undefined && metadata.length !== 92 && metadata.length !== 93) {
+        ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'must be the 93-byte ERC-5564 metadata (view tag + sealed note) or the 92-byte sealed note, in hex' });
+      } else if (metadata !== undefined && metadata.length === 93 && metadata[0] !== request.view_tag) {
+        ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'its first byte (the view tag) must equal view_tag' });
+      }
+      return;
+    }
+    if (!isValidCompressedPoint(request.ephemeral_key.subarray(0, 33))) {
+      ctx.addIssue({ code: 'custom', path: ['ephemeral_key'], message: 'its first 33 bytes (epk) must be a compressed secp256k1 point (02 or 03, on the curve)' });
+    }
+    if (request.stealth_address === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'is required for scheme 3: the scanner decides on the announced address' });
+    } else if (!hasValidChecksum(request.stealth_address)) {
+      ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'a mixed-case address must carry a valid EIP-55 checksum' });
+    }
+    if (metadata !== undefined && !SCHEME3_METADATA_BYTES.includes(metadata.length)) {
+      ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'for scheme 3 must be what follows the view tag: 56 bytes (ERC-5564 token metadata) or 92 (a sealed note)' });
     }
   })
   .transform((request) => ({
     ...request,
-    // The record keeps the sealed note after the view tag (PROTOCOL.md section 6).
+    scheme_id: request.ephemeral_key.length === 1121 ? (3 as const) : (1000 as const),
+    stealth_address: request.stealth_address === undefined ? undefined : toChecksumAddress(request.stealth_address),
+    // The record keeps what follows the view tag (PROTOCOL.md section 6).
     metadata: request.metadata === undefined ? undefined : request.metadata.length === 93 ? request.metadata.subarray(1) : request.metadata,
   }))
   .describe('PublishAnnouncementRequest');
+
+/** A mixed-case address must match its EIP-55 checksum; one case throughout is accepted as is. */
+function hasValidChecksum(address: string): boolean {
+  const body = address.slice(2);
+  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
+  return toChecksumAddress(address) === `0x${body}`;
+}
+
+function isValidCompressedPoint(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0x02 && bytes[0] !== 0x03) return false;
+  try {
+    secp256k1.Point.fromBytes(bytes).assertValidity();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type PublishAnnouncementRequest = z.output<typeof publishAnnouncementRequest>;
 
@@ -96,6 +162,12 @@ export const listAnnouncementsQuery = z
       `Page size (default ${DEFAULT_LIST_LIMIT}; at most ${MAX_LIST_LIMIT} as JSON, ${MAX_BINARY_PAGE_LIMIT} as a binary page)`,
     ),
     after_id: queryInteger(0, MAX_ID, 'Cursor: only announcements with a larger id (pass the last id of the previous page)'),
+    scheme_id: z
+      .string()
+      .regex(/^(1000|3)$/, 'must be 1000 or 3')
+      .transform(Number)
+      .optional()
+      .describe('Only announcements of this ERC-5564 scheme: 1000 (Wraith) or 3 (ERC-8441); combines with the other filters'),
     chain_id: z
       .string()
       .regex(/^\d{1,15}(,\d{1,15})*$/, 'must be a chain id or a comma-separated list of chain ids')

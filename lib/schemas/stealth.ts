@@ -38,7 +38,10 @@ export type OpenedNoteJson = z.output<typeof openedNoteJson>;
 export const createStealthRequest = z
   .object({
     meta_address: metaAddressInput(
-      'Recipient meta-address (1218 bytes): hex (0x optional) or the ERC-5564 URI st:<chain>:0x<hex> (PROTOCOL.md section 3)',
+      'Recipient meta-address: Wraith\'s 1218 bytes (paid with scheme 1000) or ERC-8441\'s 1250 bytes (paid with scheme 3), as hex (0x optional) or the ERC-5564 URI st:<chain>:0x<hex> (PROTOCOL.md sections 3 and 10)',
+    ),
+    scheme_id: optional(
+      z.union([z.literal(1000), z.literal(3)]).describe('Pay a 1250-byte (ERC-8441) recipient with scheme 1000 instead of 3; default: the scheme the meta-address offers'),
     ),
     channel_id: optional(z.string()).describe('Accepted for compatibility and ignored'),
     note: optional(noteInput),
@@ -51,7 +54,11 @@ export const createStealthResponse = z
   .object({
     stealth_address: evmAddressOutput('EIP-55 EVM address to pay'),
     stealth_sui_address: suiAddressOutput('Sui address of the same one-time key (0x + 64 hex)'),
-    ephemeral_ciphertext: hexOutput(1088, 'ML-KEM-768 ciphertext (1088 bytes): publish it as ephemeral_key'),
+    scheme_id: z.union([z.literal(1000), z.literal(3)]).describe('The ERC-5564 scheme this payment uses: announce it under this id'),
+    ephemeral_ciphertext: z
+      .string()
+      .regex(/^([0-9a-f]{2176}|[0-9a-f]{2242})$/)
+      .describe('What to announce as ephemeralPubKey and publish as ephemeral_key: the ML-KEM-768 ciphertext (1088 bytes, scheme 1000) or epk || ct (1121 bytes, scheme 3)'),
     view_tag: z.int().min(0).max(255).describe('View tag: publish it with the ciphertext'),
     announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call)'),
     metadata: hexOutput(

@@ -9,6 +9,7 @@ import type { AnnouncementJson } from '../schemas/announcement.ts';
 export function announcementToJson(row: StoredAnnouncement): AnnouncementJson {
   return {
     id: row.id,
+    scheme_id: row.schemeId === 3 ? 3 : 1000,
     ephemeral_key: bytesToHex(row.ephemeralKey),
     view_tag: row.viewTag,
     timestamp: row.timestamp,

@@ -29,6 +29,8 @@ export async function publishAnnouncement(store: RegistryStore, request: Publish
     amount: request.amount ?? null,
     chain: request.chain ?? null,
     chainId: request.chain_id ?? null,
+    schemeId: request.scheme_id,
+    stealthAddress: request.stealth_address ?? null,
     metadata: request.metadata ?? null,
   });
   return { id: stored.id, success: true };
@@ -36,10 +38,14 @@ export async function publishAnnouncement(store: RegistryStore, request: Publish
 
 /**
  * Filter rules (INTERFACE.md 4.3): view_tag when present, else both timestamps, else all; then
- * narrowed to the chains `chain_id` names (API.md "Several chains").
+ * narrowed to the chains `chain_id` names and the scheme `scheme_id` names (API.md "Several
+ * chains, two schemes").
  */
 export function listSelection(query: ListAnnouncementsQuery): AnnouncementFilter {
-  const chains: AnnouncementFilter = query.chain_id === undefined ? {} : { chainIds: query.chain_id };
+  const chains: AnnouncementFilter = {
+    ...(query.chain_id === undefined ? {} : { chainIds: query.chain_id }),
+    ...(query.scheme_id === undefined ? {} : { schemeIds: [query.scheme_id] }),
+  };
   if (query.view_tag !== undefined) return { viewTags: [query.view_tag], ...chains };
   if (query.from_timestamp !== undefined && query.to_timestamp !== undefined) {
     return { fromTimestamp: query.from_timestamp, toTimestamp: query.to_timestamp, ...chains };

@@ -1,6 +1,6 @@
 /**
- * POST /api/v1/stealth/create (PROTOCOL.md sections 4, 7 and 8): a one-time payment to a
- * meta-address, the announcement to publish for it and the ERC-5564 metadata to announce on chain. Publishes nothing: the sender pays first, then publishes
+ * POST /api/v1/stealth/create (PROTOCOL.md sections 4, 7, 8 and 10): a one-time payment to a
+ * meta-address of either form (scheme 3 for an ERC-8441 recipient unless scheme 1000 is asked), the announcement to publish for it and the ERC-5564 metadata to announce on chain. Publishes nothing: the sender pays first, then publishes
  * with the transaction hash. Meta-address errors come from the SDK with the codes
  * INVALID_META_ADDRESS / LEGACY_META_ADDRESS, which the API keeps.
  */
@@ -18,7 +18,7 @@ export function createStealthPaymentJson(
   nowSeconds = Math.floor(Date.now() / 1000),
   options: CreateStealthPaymentOptions = {},
 ): CreateStealthResponse {
-  const payment = createStealthPayment(request.meta_address, options);
+  const payment = createStealthPayment(request.meta_address, { ...options, ...(request.scheme_id === undefined ? {} : { schemeId: request.scheme_id }) });
   const note = request.note;
   const metadata = announcementMetadata(payment, {
     txHash: note?.tx_hash ?? null,
@@ -27,12 +27,14 @@ export function createStealthPaymentJson(
   });
   const ephemeralKey = bytesToHex(payment.ephemeralCiphertext);
   return {
+    scheme_id: payment.schemeId,
     stealth_address: payment.stealthAddress,
     stealth_sui_address: payment.stealthSuiAddress,
     ephemeral_ciphertext: ephemeralKey,
     view_tag: payment.viewTag,
     announcement: {
       id: 0, // not in the registry yet: ids are assigned on publication
+      scheme_id: payment.schemeId,
       ephemeral_key: ephemeralKey,
       view_tag: payment.viewTag,
       timestamp: nowSeconds,

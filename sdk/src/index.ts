@@ -80,7 +80,10 @@ export {
   encodeAnnouncementPage,
   decodeAnnouncementPage,
   ANNOUNCEMENT_PAGE_MEDIA_TYPE,
+  ANNOUNCEMENT_PAGE_VERSION,
+  UnsupportedPageVersionError,
   type RegistryAnnouncement,
+  type DecodedAnnouncement,
 } from './announcement-binary.ts';
 export {
   createScanner,
@@ -98,6 +101,7 @@ export {
 export {
   scanRegistry,
   arrayPageSource,
+  type ChainCursors,
   type RegistryPageSource,
   type ScanBatch,
   type ScanProgress,

@@ -22,7 +22,10 @@ export {
 export {
   decodeAnnouncementPage,
   ANNOUNCEMENT_PAGE_MEDIA_TYPE,
+  ANNOUNCEMENT_PAGE_VERSION,
+  UnsupportedPageVersionError,
   type RegistryAnnouncement,
+  type DecodedAnnouncement,
 } from './announcement-binary.ts';
 export {
   parseAnnouncement,

@@ -49,20 +49,22 @@ describe('announcementFromJson', () => {
     metadata: bytesToHex(sealNote(payment.sharedSecret, note)),
     block_number: 123,
     log_index: 4,
+    chain_id: 8453,
+    scheme_id: 1000 as const,
   };
 
   it('maps the chain fields into byte form, where the scanner opens the note', () => {
     const row = announcementFromJson(json);
-    expect(row).toMatchObject({ stealthAddress: payment.stealthAddress, blockNumber: 123, logIndex: 4 });
+    expect(row).toMatchObject({ stealthAddress: payment.stealthAddress, blockNumber: 123, logIndex: 4, chainId: 8453, schemeId: 1000 });
     expect(bytesToHex(row.metadata!)).toBe(json.metadata);
     const [found] = scanAnnouncements(keys, [row]).discoveries;
     expect(found).toMatchObject({ noteStatus: 'opened', note: { txHash: null, ...note }, stealthAddressMismatch: false });
   });
 
   it('reads the rows of an older server (no chain fields) and an empty metadata as absent', () => {
-    const { stealth_address: _a, metadata: _b, block_number: _c, log_index: _d, ...old } = json;
-    // Older servers answer without the four fields the current type requires.
-    expect(announcementFromJson(old as AnnouncementJson)).toMatchObject({ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null });
+    const { stealth_address: _a, metadata: _b, block_number: _c, log_index: _d, chain_id: _e, ...old } = json;
+    // Older servers answer without the five fields the current type requires.
+    expect(announcementFromJson(old as AnnouncementJson)).toMatchObject({ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null, chainId: null, schemeId: 1000 });
     expect(announcementFromJson({ ...json, metadata: '' }).metadata).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ import {
   type RegistryAnnouncement,
 } from '../src/index.ts';
 
-/** A random row; every fifth one is a chain event with a stealth address, a note and its position. */
+/** A random row; every fifth one is a chain event with a stealth address, a note and its position. Rows sit on chains 1, 10 and 8453, every fourth on none. */
 function randomAnnouncement(id: number): RegistryAnnouncement {
   const ephemeralKey = crypto.getRandomValues(new Uint8Array(1088));
   const chainEvent = id % 5 === 0;
@@ -34,6 +34,8 @@ function randomAnnouncement(id: number): RegistryAnnouncement {
     metadata: chainEvent ? crypto.getRandomValues(new Uint8Array(92)) : null,
     blockNumber: chainEvent ? 1000 + id : null,
     logIndex: chainEvent ? id % 3 : null,
+    chainId: id % 4 === 0 && !chainEvent ? null : ([1, 10, 8453] as const)[id % 3]!,
+    schemeId: 1000,
   };
 }
 
@@ -50,20 +52,27 @@ const toJson = (a: RegistryAnnouncement) => ({
   metadata: a.metadata ? bytesToHex(a.metadata) : null,
   block_number: a.blockNumber ?? null,
   log_index: a.logIndex ?? null,
+  chain_id: a.chainId ?? null,
+  scheme_id: a.schemeId ?? 1000,
 });
 
-type Served = { afterId: number; limit: number; binary: boolean };
+type Served = { afterId: number; limit: number; binary: boolean; chainId?: string };
 
-/** A registry server: GET /api/v1/registry/announcements with after_id/limit, binary when asked and offered. */
-function registryServer(rows: RegistryAnnouncement[], { offersBinary = true, ignoresCursor = false } = {}) {
+/**
+ * A registry server: GET /api/v1/registry/announcements with after_id/limit and the chain_id
+ * filter (one id or a comma-separated list, as the server's), binary when asked and offered.
+ */
+function registryServer(rows: RegistryAnnouncement[], { offersBinary = true, ignoresCursor = false, ignoresChainId = false } = {}) {
   const served: Served[] = [];
   const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input));
     const afterId = ignoresCursor ? 0 : Number(url.searchParams.get('after_id') ?? 0);
     const limit = Number(url.searchParams.get('limit') ?? 100);
-    const page = rows.filter((a) => a.id > afterId).slice(0, limit);
+    const chainId = url.searchParams.get('chain_id');
+    const chains = chainId === null || ignoresChainId ? null : new Set(chainId.split(',').map(Number));
+    const page = rows.filter((a) => a.id > afterId && (chains === null || chains.has(a.chainId!))).slice(0, limit);
     const binary = offersBinary && (new Headers(init.headers).get('accept') ?? '').includes(ANNOUNCEMENT_PAGE_MEDIA_TYPE);
-    served.push({ afterId, limit, binary });
+    served.push({ afterId, limit, binary, ...(chainId === null ? {} : { chainId }) });
     if (binary) return new Response(encodeAnnouncementPage(page).slice(), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } });
     return Response.json({ announcements: page.map(toJson), total: rows.length });
   }) as typeof globalThis.fetch;
@@ -135,6 +144,28 @@ describe('client.announcementPages', () => {
     expect(server.served).toHaveLength(2);
   });
 
+  it('walks on in JSON from the first binary page of a layout version it does not read (a newer server)', async () => {
+    const current = registryServer(rows);
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const answer = await current.fetch(input, init);
+      if (answer.headers.get('content-type') !== ANNOUNCEMENT_PAGE_MEDIA_TYPE) return answer;
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      bytes[3] = 0x33; // "WRA3"
+      return new Response(bytes, { headers: answer.headers });
+    }) as typeof globalThis.fetch;
+    const client = createClient({ baseUrl: 'http://wraith.test', fetch });
+    const pages = await collect(client.announcementPages({ afterId: 0 }));
+    expect(pages.flat()).toEqual(rows);
+    expect(current.served.map((s) => [s.binary, s.limit])).toEqual([
+      [true, 5000],
+      [false, 1000],
+      [false, 1000],
+    ]);
+    // A page without the magic at all is no newer version: still INVALID_RESPONSE.
+    const junk = (async () => new Response(new Uint8Array(16), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } })) as typeof globalThis.fetch;
+    await expect(collect(createClient({ baseUrl: 'http://wraith.test', fetch: junk }).announcementPages())).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+  });
+
   it('reports a corrupted binary page as INVALID_RESPONSE', async () => {
     const fetch = (async () =>
       new Response(encodeAnnouncementPage(rows.slice(0, 2)).slice(0, 100), { headers: { 'content-type': ANNOUNCEMENT_PAGE_MEDIA_TYPE } })) as typeof globalThis.fetch;
@@ -196,5 +227,76 @@ describe('client.announcementPages', () => {
 
     const resumed = await collect(scanRegistry(client.announcementPages, alice, { fromCursor: 3 }));
     expect(resumed.flatMap((b) => b.discoveries.map((d) => d.announcement.id))).toEqual([16]);
+  });
+
+  describe('across chains', () => {
+    it('walks every chain by default, each row tagged with its chain id', async () => {
+      const server = registryServer(rows);
+      const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+      const all = (await collect(client.announcementPages({ pageSize: 10 }))).flat();
+      expect(all.map((a) => a.chainId)).toEqual(rows.map((a) => a.chainId));
+      expect(new Set(all.map((a) => a.chainId))).toEqual(new Set([1, 10, 8453, null]));
+      expect(server.served.every((s) => s.chainId === undefined)).toBe(true);
+    });
+
+    it('walks only the chains asked for, binary and JSON, sending them as one comma-separated chain_id', async () => {
+      for (const format of ['auto', 'json'] as const) {
+        const server = registryServer(rows);
+        const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+        const pages = await collect(client.announcementPages({ pageSize: 4, chainIds: [8453, 10], format }));
+        const wanted = rows.filter((a) => a.chainId === 8453 || a.chainId === 10);
+        expect(pages.flat().map((a) => [a.id, a.chainId])).toEqual(wanted.map((a) => [a.id, a.chainId]));
+        expect(server.served.every((s) => s.chainId === '8453,10' && s.binary === (format === 'auto'))).toBe(true);
+        // The cursor follows the filtered rows' ids.
+        expect(server.served.map((s) => s.afterId)).toEqual([0, ...pages.map((p) => p.at(-1)!.id)].slice(0, server.served.length));
+      }
+    });
+
+    it('lists one chain with listAnnouncements({ chain_id })', async () => {
+      const server = registryServer(rows, { offersBinary: false });
+      const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+      const { announcements } = await client.listAnnouncements({ chain_id: 1, limit: 100 });
+      expect(announcements.map((a) => a.id)).toEqual(rows.filter((a) => a.chainId === 1).map((a) => a.id));
+      await client.listAnnouncements({ chain_id: [1, 10] });
+      expect(server.served.map((s) => s.chainId)).toEqual(['1', '1,10']);
+    });
+
+    it('fails the walk with INVALID_RESPONSE when the server answers rows of chains not asked for (it ignores chain_id)', async () => {
+      const server = registryServer(rows, { ignoresChainId: true });
+      const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+      const walk = collect(client.announcementPages({ chainIds: [10] }));
+      await expect(walk).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+      await expect(walk).rejects.toThrow(/does not filter by chain/);
+    });
+
+    it.each([[[]], [[0]], [[1.5]], [[-1]], [['1' as unknown as number]]])('refuses chainIds %j before any request', async (chainIds) => {
+      const server = registryServer(rows);
+      const client = createClient({ baseUrl: 'http://wraith.test', fetch: server.fetch });
+      await expect(collect(client.announcementPages({ chainIds }))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(client.listAnnouncements({ chain_id: chainIds })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(server.served).toHaveLength(0);
+    });
+
+    it('scanRegistry over two chains finds each payment with the chain it was paid on, and resumes from one cursor', async () => {
+      const alice = generateKeys();
+      const registry: RegistryAnnouncement[] = [];
+      const pay = (chainId: number) => {
+        const payment = createStealthPayment(alice.metaAddress);
+        registry.push({ ...randomAnnouncement(registry.length + 1), ephemeralKey: payment.ephemeralCiphertext, viewTag: payment.viewTag, chainId });
+      };
+      pay(10);
+      for (let i = 0; i < 6; i++) registry.push(randomAnnouncement(registry.length + 1));
+      pay(8453);
+      pay(1);
+      const client = createClient({ baseUrl: 'http://wraith.test', fetch: registryServer(registry).fetch });
+      const source = (request: { afterId: number; signal?: AbortSignal }) => client.announcementPages({ ...request, pageSize: 3, chainIds: [10, 8453] });
+      const batches = await collect(scanRegistry(source, alice));
+      expect(batches.flatMap((b) => b.discoveries.map((d) => [d.announcement.id, d.announcement.chainId]))).toEqual([
+        [1, 10],
+        [8, 8453],
+      ]);
+      const resumed = await collect(scanRegistry(source, alice, { fromCursor: batches[0]!.cursor }));
+      expect(resumed.flatMap((b) => b.discoveries.map((d) => d.announcement.chainId))).toEqual([8453]);
+    });
   });
 });

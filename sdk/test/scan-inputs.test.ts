@@ -55,7 +55,7 @@ const recordOf = (id: number, payment: ReturnType<typeof createStealthPayment>) 
 
 /** The server's answer to POST /stealth/create, from the function the route calls. */
 const createResponse = (note?: { amount: bigint }) =>
-  createStealthPaymentJson({ meta_address: bytesToHex(keys.metaAddress), channel_id: undefined, note: note && { ...note, tx_hash: undefined, chain_id: undefined } });
+  createStealthPaymentJson({ meta_address: bytesToHex(keys.metaAddress), scheme_id: undefined, channel_id: undefined, note: note && { ...note, tx_hash: undefined, chain_id: undefined } });
 
 /** Each accepted form of a payment to `keys`, as a developer would get it. */
 function ownRowInEachForm() {
@@ -76,6 +76,8 @@ function ownRowInEachForm() {
       metadata: null,
       block_number: null,
       log_index: null,
+      chain_id: null,
+      scheme_id: 1000,
     }),
     'a chain announcement (decodeAnnouncementLogs)': chainAnnouncementOf(createStealthPayment(keys.metaAddress)),
   };

@@ -157,4 +157,36 @@ describe('scanRegistry with sealed notes and announced addresses (PROTOCOL.md se
     expect(after.length).toBeGreaterThan(0);
     expect(found.map((d) => [d.announcement.id, d.noteStatus, d.note])).toEqual(after.map(([index, e]) => [batch.rows[index]!.id, e.noteStatus, e.note]));
   });
+
+  describe('with a source of several chains (cursorPerChain)', () => {
+    // Two chains whose ids (chain cursors) overlap: id 5 exists on both.
+    const rows = [
+      ...[3, 5, 9].map((id) => ({ ...registry[id]!, id, chainId: 10 })),
+      ...[1, 5, 7].map((id) => ({ ...registry[id + 100]!, id, chainId: 8453 })),
+    ];
+    const pages = [[rows[0]!, rows[1]!], [rows[3]!, rows[4]!], [rows[2]!], [rows[5]!]];
+    /** Ignores afterIds, as a careless source would: the scan itself must not rescan. */
+    const source = Object.assign(() => pages, { cursorPerChain: true }) as RegistryPageSource<(typeof rows)[number]>;
+
+    it('keeps one cursor per chain, so rows with equal ids on two chains are each scanned once', async () => {
+      const batches = await collect(scanRegistry(source, keys));
+      expect(batches.reduce((n, b) => n + b.scanned, 0)).toBe(6);
+      expect(batches.map((b) => b.cursors)).toEqual([{ 10: 5 }, { 10: 5, 8453: 5 }, { 10: 9, 8453: 5 }, { 10: 9, 8453: 7 }]);
+      expect(batches.at(-1)!.progress.cursors).toEqual({ 10: 9, 8453: 7 });
+    });
+
+    it('resumes every chain after its saved cursor (saved as JSON), and starts a chain it has no cursor for from the beginning', async () => {
+      const saved = JSON.parse(JSON.stringify({ 10: 5 }));
+      const batches = await collect(scanRegistry(source, keys, { fromCursors: saved }));
+      expect(batches.reduce((n, b) => n + b.scanned, 0)).toBe(4); // chain 10: id 9; chain 8453: 1, 5, 7
+      expect(batches.at(-1)!.cursors).toEqual({ 10: 9, 8453: 7 });
+    });
+
+    it('refuses malformed saved cursors, and fromCursors with a one-cursor source', async () => {
+      for (const bad of [{ abc: 1 }, { 0: 1 }, { 10: -1 }, { 10: 1.5 }, [1] as unknown as Record<number, number>]) {
+        await expect(scanRegistry(source, keys, { fromCursors: bad }).next()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      }
+      await expect(scanRegistry(arrayPageSource(registry), keys, { fromCursors: { 10: 1 } }).next()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+  });
 });

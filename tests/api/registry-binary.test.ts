@@ -7,7 +7,7 @@ import { bytesToHex, decodeAnnouncementPage } from '@wraith-pq/sdk';
 import * as announcementsRoute from '../../app/api/v1/registry/announcements/route.ts';
 import type { StoredAnnouncement } from '../../lib/registry/store.ts';
 import { getRegistry } from '../../lib/server/registry.ts';
-import { pageEtag } from '../../lib/service/registry-binary.ts';
+import { binaryPageResponse, pageEtag } from '../../lib/service/registry-binary.ts';
 import { buildRequest, configure } from '../helpers/api.ts';
 import { foreignAnnouncement, request } from '../helpers/routes.ts';
 
@@ -50,8 +50,11 @@ describe('binary registry pages', () => {
       metadata: r.metadata ? bytesToHex(r.metadata) : null,
       block_number: r.blockNumber,
       log_index: r.logIndex,
+      chain_id: r.chainId,
+      scheme_id: r.schemeId,
     }));
-    expect(rows).toEqual(json);
+    // (JSON rows gain chain_id and scheme_id on main; absent, they are no chain and scheme 1000.)
+    expect(rows).toEqual(json.map((row: object) => ({ chain_id: null, scheme_id: 1000, ...row })));
   });
 
   it('follow the after_id cursor', async () => {
@@ -78,7 +81,7 @@ describe('binary registry pages', () => {
     const metadata = crypto.getRandomValues(new Uint8Array(92));
     await store.publishVerified({
       ephemeralKey: crypto.getRandomValues(new Uint8Array(1088)), viewTag: 8, txHash: '0x' + '5e'.repeat(32), logIndex: 3, blockNumber: 1234,
-      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', chainId: 1, amount: null, channelId: null,
+      timestamp: 1_700_000_000, stealthAddress: '0x' + 'aB'.repeat(20), metadata, chain: 'ethereum', amount: null, channelId: null, chainId: 1,
     });
     await publishMany(1);
     const httpOnly = await binary('after_id=0&limit=2');
@@ -108,14 +111,14 @@ describe('binary registry pages', () => {
     expect(grown.headers.get('etag')).not.toBe(etag);
   });
 
-  it("are tagged by their rows' ids and the four fields a store changes in place: a change to any one gives another ETag", () => {
+  it("are tagged by their rows' ids and the five fields a store changes in place: a change to any one gives another ETag", () => {
     const note = (fill: number) => new Uint8Array(92).fill(fill);
     const row: StoredAnnouncement = {
-      ...{ id: 7, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },
-      ...{ txHash: '0x' + '12'.repeat(32), amount: null, chain: 'anvil', chainId: 31337 },
-      ...{ stealthAddress: '0x' + 'Ab'.repeat(20), metadata: note(5), blockNumber: 9, logIndex: 2 },
+      ...{ id: 7, schemeId: 1000, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null },
+      ...{ txHash: '0x' + '12'.repeat(32), amount: null, chain: 'anvil' },
+      ...{ stealthAddress: '0x' + 'Ab'.repeat(20), metadata: note(5), blockNumber: 9, logIndex: 2, chainId: 31337 },
     };
-    const next: StoredAnnouncement = { ...row, id: 8, stealthAddress: null, metadata: null, blockNumber: null, logIndex: null };
+    const next: StoredAnnouncement = { ...row, id: 8, stealthAddress: null, metadata: null, blockNumber: null, logIndex: null, chainId: null };
     const tag = pageEtag([row, next]);
     expect(tag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(pageEtag([{ ...row, metadata: note(5) }, { ...next }])).toBe(tag);
@@ -129,12 +132,50 @@ describe('binary registry pages', () => {
       { stealthAddress: null },
       { metadata: note(6) },
       { metadata: null },
+      { chainId: 1 },
+      { chainId: null },
     ];
     const tags = changes.map((change) => pageEtag([{ ...row, ...change }, next]));
     expect(new Set([tag, ...tags]).size).toBe(changes.length + 1);
     // The same fields on the other row of the page, and a page of one row.
     expect(pageEtag([row, { ...next, metadata: note(5) }])).not.toBe(tag);
     expect(pageEtag([row])).not.toBe(tag);
+  });
+
+  it('filtered by chain_id, carry only those chains\' rows, each with its chain id, and a full one must be revalidated (an HTTP row joins it when its chain event names the chain)', async () => {
+    for (const chainId of [10, 8453, null, 10, 10]) {
+      const body = { ...foreignAnnouncement(), ...(chainId === null ? {} : { chain_id: chainId }) };
+      expect((await request('announcements', 'POST', { body })).status).toBe(201);
+    }
+    const all = decodeAnnouncementPage((await binary('after_id=0&limit=10')).bytes);
+    expect(all.map((r) => r.chainId)).toEqual([10, 8453, null, 10, 10]);
+    const base = await binary('after_id=0&limit=2&chain_id=10');
+    expect(decodeAnnouncementPage(base.bytes).map((r) => [r.id, r.chainId])).toEqual([
+      [1, 10],
+      [4, 10],
+    ]);
+    expect(base.headers.get('cache-control')).toBe('no-cache');
+    const two = decodeAnnouncementPage((await binary('after_id=1&limit=10&chain_id=8453,10')).bytes);
+    expect(two.map((r) => [r.id, r.chainId])).toEqual([
+      [2, 8453],
+      [4, 10],
+      [5, 10],
+    ]);
+    // The same full page without the filter is immutable.
+    expect((await binary('after_id=0&limit=2')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('are written in layout version 2, with each row\'s chain id', () => {
+    const row: StoredAnnouncement = {
+      ...{ id: 1, schemeId: 1000, ephemeralKey: new Uint8Array(1088).fill(1), viewTag: 3, timestamp: 1_700_000_000, channelId: null, txHash: '0x1', amount: null, chain: 'base' },
+      ...{ stealthAddress: null, metadata: null, blockNumber: null, logIndex: null, chainId: 8453 },
+    };
+    const response = binaryPageResponse(new Request('http://localhost/'), [row, { ...row, id: 2, chainId: null }], { afterId: undefined, offset: 0, limit: 10 });
+    return response.arrayBuffer().then((body) => {
+      const bytes = new Uint8Array(body);
+      expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe('WRA2');
+      expect(decodeAnnouncementPage(bytes).map((r) => [r.id, r.chainId, r.schemeId])).toEqual([[1, 8453, 1000], [2, null, 1000]]);
+    });
   });
 
   it('JSON answers are still never cached, and bad queries are JSON errors', async () => {

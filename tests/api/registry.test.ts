@@ -2,7 +2,7 @@
  * The announcement registry endpoints (INTERFACE.md 4.3, PROTOCOL.md section 6).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { hexToBytes } from '@wraith-pq/sdk';
+import { bytesToHex, hexToBytes } from '@wraith-pq/sdk';
 import { getRegistry } from '../../lib/server/registry.ts';
 import { configure } from '../helpers/api.ts';
 import { foreignAnnouncement, randomHex, request } from '../helpers/routes.ts';
@@ -42,6 +42,7 @@ describe('POST /api/v1/registry/announcements', () => {
     const [row] = (await list()).json.announcements;
     expect(row).toEqual({
       id: 1,
+      scheme_id: 1000,
       ephemeral_key: ephemeralKey,
       view_tag: 7,
       timestamp: expect.any(Number),
@@ -157,6 +158,36 @@ describe('POST /api/v1/registry/announcements', () => {
     expect((await list()).json.total).toBe(1);
   });
 
+  it('stores a scheme-3 publish (1121-byte key) with its stealth address, inferring or checking scheme_id', async () => {
+    const { createStealthPayment, erc8441KeysOf, generateKeys } = await import('@wraith-pq/sdk');
+    const payment = createStealthPayment(erc8441KeysOf(generateKeys()).metaAddress);
+    const body = { ephemeral_key: bytesToHex(payment.ephemeralCiphertext), view_tag: payment.viewTag, tx_hash: `0x${randomHex(32)}`, stealth_address: payment.stealthAddress.toLowerCase(), chain_id: 8453 };
+    expect((await publish(body)).status).toBe(201);
+    expect((await publish({ ...body, tx_hash: `0x${randomHex(32)}`, scheme_id: 3, metadata: randomHex(56) })).status).toBe(201);
+    const { json } = await list('scheme_id=3');
+    expect(json.total).toBe(2);
+    expect(json.announcements[0]).toMatchObject({ scheme_id: 3, ephemeral_key: body.ephemeral_key, stealth_address: payment.stealthAddress, chain_id: 8453, metadata: null });
+    expect(json.announcements[1].metadata).toHaveLength(112);
+    expect((await list('scheme_id=1000')).json.total).toBe(0);
+  });
+
+  it.each([
+    ['no stealth_address', (b: Record<string, unknown>) => ({ ...b, stealth_address: undefined }), 'stealth_address'],
+    ['a wrong EIP-55 checksum', (b: Record<string, unknown>) => ({ ...b, stealth_address: (b['stealth_address'] as string).replace(/[a-f]/, (c) => c.toUpperCase()) }), 'stealth_address'],
+    ['an epk that is not a point', (b: Record<string, unknown>) => ({ ...b, ephemeral_key: `02${'00'.repeat(31)}05${(b['ephemeral_key'] as string).slice(66)}` }), 'ephemeral_key'],
+    ['scheme_id 1000 with a 1121-byte key', (b: Record<string, unknown>) => ({ ...b, scheme_id: 1000 }), 'scheme_id'],
+    ['93 bytes of metadata', (b: Record<string, unknown>) => ({ ...b, metadata: randomHex(93) }), 'metadata'],
+  ])('refuses a scheme-3 publish with %s (400 naming the field), storing nothing', async (_name, change, field) => {
+    const { createStealthPayment, erc8441KeysOf, generateKeys } = await import('@wraith-pq/sdk');
+    const payment = createStealthPayment(erc8441KeysOf(generateKeys()).metaAddress);
+    const address = payment.stealthAddress;
+    const good = { ephemeral_key: bytesToHex(payment.ephemeralCiphertext), view_tag: payment.viewTag, tx_hash: `0x${randomHex(32)}`, stealth_address: /[a-f]/.test(address.slice(2)) ? address : address.toLowerCase() };
+    const response = await publish(change(good));
+    expect(response.status).toBe(400);
+    expect(response.json.error.details.map((d: { path: string }) => d.path)).toContain(field);
+    expect((await list()).json.total).toBe(0);
+  });
+
   it('accepts a view_tag of 0 and of 255 and a tx_hash of exactly 256 characters', async () => {
     expect((await publish(foreignAnnouncement({ view_tag: 0 }))).status).toBe(201);
     expect((await publish(foreignAnnouncement({ view_tag: 255, tx_hash: 'b'.repeat(256) }))).status).toBe(201);
@@ -175,7 +206,7 @@ describe('GET /api/v1/registry/announcements', () => {
     expect(response.json.total).toBe(3);
     expect(response.json.announcements.map((a: { id: number }) => a.id)).toEqual([1, 2, 3]);
     expect(Object.keys(response.json.announcements[0]).sort()).toEqual(
-      ['amount', 'chain', 'chain_id', 'channel_id', 'ephemeral_key', 'id', 'tx_hash', 'timestamp', 'view_tag', 'stealth_address', 'metadata', 'block_number', 'log_index'].sort(),
+      ['amount', 'chain', 'chain_id', 'scheme_id', 'channel_id', 'ephemeral_key', 'id', 'tx_hash', 'timestamp', 'view_tag', 'stealth_address', 'metadata', 'block_number', 'log_index'].sort(),
     );
   });
 

@@ -1,7 +1,17 @@
 /**
  * POST /api/v1/stealth/create (INTERFACE.md 4.2, PROTOCOL.md sections 3 and 4).
  */
-import { CIPHERTEXT_BYTES, formatMetaAddressUri, hexToBytes } from '@wraith-pq/sdk';
+import {
+  bytesToHex,
+  CIPHERTEXT_BYTES,
+  createErc8441Scanner,
+  erc8441KeysOf,
+  formatErc8441MetaAddressUri,
+  formatMetaAddressUri,
+  generateKeys as sdkKeys,
+  hexToBytes,
+  openNote,
+} from '@wraith-pq/sdk';
 import { getAddress } from 'viem';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configure } from '../helpers/api.ts';
@@ -21,7 +31,8 @@ describe('POST /api/v1/stealth/create', () => {
     const before = Math.floor(Date.now() / 1000);
     const payment = await createPayment(keys.meta_address);
     const after = Math.floor(Date.now() / 1000);
-    expect(Object.keys(payment).sort()).toEqual(['announcement', 'ephemeral_ciphertext', 'metadata', 'stealth_address', 'stealth_sui_address', 'view_tag']);
+    expect(Object.keys(payment).sort()).toEqual(['announcement', 'ephemeral_ciphertext', 'metadata', 'scheme_id', 'stealth_address', 'stealth_sui_address', 'view_tag']);
+    expect(payment.scheme_id).toBe(1000);
     // ERC-5564 metadata: the view tag, then a sealed (here empty) note: 93 bytes.
     expect(payment.metadata).toMatch(/^[0-9a-f]{186}$/);
     expect(parseInt(payment.metadata.slice(0, 2), 16)).toBe(payment.view_tag);
@@ -32,6 +43,7 @@ describe('POST /api/v1/stealth/create', () => {
     const { timestamp, ...rest } = payment.announcement as { timestamp: number };
     expect(rest).toEqual({
       id: 0,
+      scheme_id: 1000,
       ephemeral_key: payment.ephemeral_ciphertext,
       view_tag: payment.view_tag,
       channel_id: null,
@@ -46,6 +58,30 @@ describe('POST /api/v1/stealth/create', () => {
     });
     expect(timestamp).toBeGreaterThanOrEqual(before);
     expect(timestamp).toBeLessThanOrEqual(after);
+  });
+
+  it('pays an ERC-8441 (1250-byte) recipient with scheme 3, in hex or as a URI, and with scheme 1000 when asked', async () => {
+    const identity = sdkKeys();
+    const erc8441 = erc8441KeysOf(identity);
+    const scanner = createErc8441Scanner({ trackingKey: erc8441.trackingKey, metaAddress: erc8441.metaAddress });
+    for (const metaAddress of [bytesToHex(erc8441.metaAddress), formatErc8441MetaAddressUri(erc8441.metaAddress, 'base')]) {
+      const response = await create({ meta_address: metaAddress, note: { amount: '25', chain_id: '8453' } });
+      expect(response.status).toBe(200);
+      const payment = response.json;
+      expect(payment.scheme_id).toBe(3);
+      expect(payment.ephemeral_ciphertext).toMatch(/^(02|03)[0-9a-f]{2240}$/);
+      expect(payment.announcement).toMatchObject({ scheme_id: 3, ephemeral_key: payment.ephemeral_ciphertext, stealth_address: payment.stealth_address, view_tag: payment.view_tag });
+      // The recipient finds it under the ERC's rules and opens the note sealed with ss.
+      const found = scanner.check({ ephemeralPubKey: hexToBytes(payment.ephemeral_ciphertext), metadata: hexToBytes(payment.metadata), stealthAddress: payment.stealth_address });
+      expect(found.match).toBe(true);
+      if (found.match) expect(openNote(found.sharedSecret, hexToBytes(payment.metadata).subarray(1))).toMatchObject({ amount: 25n, chainId: 8453n });
+    }
+    const forced = await create({ meta_address: bytesToHex(erc8441.metaAddress), scheme_id: 1000 });
+    expect(forced.json.scheme_id).toBe(1000);
+    expect(forced.json.ephemeral_ciphertext).toHaveLength(2176);
+    const refused = await create({ meta_address: bytesToHex(identity.metaAddress), scheme_id: 3 });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.details).toEqual([{ path: 'schemeId', issue: 'a 1218-byte meta-address offers scheme 1000 only' }]);
   });
 
   it('renders the EVM stealth address with its EIP-55 checksum', async () => {

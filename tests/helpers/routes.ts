@@ -50,6 +50,7 @@ export async function generateKeys(): Promise<KeyBundle> {
 }
 
 export type CreatedPayment = {
+  scheme_id: 1000 | 3;
   stealth_address: string;
   stealth_sui_address: string;
   ephemeral_ciphertext: string;

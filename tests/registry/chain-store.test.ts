@@ -412,4 +412,31 @@ describe.each(STORES)('the %s store, chain side', (_name, factory) => {
       });
     });
   });
+  describe('with both schemes', () => {
+    it('stores scheme-3 events (1121-byte keys, metadata of any length) beside scheme-1000 ones in one range, and lists them by scheme', async () => {
+      const { store } = await open();
+      await store.acquireIndexerLease(KEY, 'a', 10_000);
+      const erc8441 = [event(2, 0, { schemeId: 3, ephemeralKey: randomBytes(1121), metadata: randomBytes(56) }), event(2, 1, { schemeId: 3, ephemeralKey: randomBytes(1121), metadata: null })];
+      const wraith = event(3, 0);
+      expect(await store.commitIndexedRange(KEY, 'a', { chainId: CHAIN, fromBlock: 0, toBlock: 3, toBlockHash: '0x03', events: [erc8441[0]!, wraith, erc8441[1]!] })).toMatchObject({ inserted: 3 });
+      const rows = await allRows(store);
+      expect(rows.map((r) => [r.schemeId, r.ephemeralKey.length, r.metadata?.length ?? null])).toEqual([[3, 1121, 56], [3, 1121, null], [1000, 1088, 92]]);
+      expect(Buffer.from(rows[0]!.ephemeralKey).equals(Buffer.from(erc8441[0]!.ephemeralKey))).toBe(true);
+      expect(Buffer.from(rows[2]!.ephemeralKey).equals(Buffer.from(wraith.ephemeralKey))).toBe(true);
+      expect((await store.list({ schemeIds: [3] }, { limit: 10 })).total).toBe(2);
+      expect((await store.list({ schemeIds: [1000] }, { limit: 10, countTotal: false })).announcements.map((r) => r.txHash)).toEqual([wraith.txHash]);
+    });
+
+    it("keeps a scheme-3 HTTP publish's stealth address through its completion and a reorganisation", async () => {
+      const { store } = await open();
+      const address = '0x' + 'Cd'.repeat(20);
+      const published = await store.publish({ ...announcement(), ephemeralKey: randomBytes(1121), schemeId: 3, stealthAddress: address });
+      expect(published).toMatchObject({ schemeId: 3, stealthAddress: address });
+      await store.acquireIndexerLease(KEY, 'a', 10_000);
+      const chained = event(4, 0, { schemeId: 3, txHash: published.txHash, ephemeralKey: published.ephemeralKey, viewTag: published.viewTag, stealthAddress: address });
+      expect(await store.commitIndexedRange(KEY, 'a', { chainId: CHAIN, fromBlock: 0, toBlock: 4, toBlockHash: '0x04', events: [chained] })).toMatchObject({ completed: 1 });
+      await store.rewindIndexedRange(KEY, 'a', 3, CHAIN);
+      expect(await allRows(store)).toEqual([expect.objectContaining({ id: published.id, schemeId: 3, stealthAddress: address, blockNumber: null })]);
+    });
+  });
 });

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { bytesToHex } from '@wraith-pq/sdk';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import type { Address } from 'viem';
 import { expect } from 'vitest';
 import type { RecordedRequest } from './harness.ts';
 
@@ -39,6 +40,20 @@ export async function scanOutcome(page: Page): Promise<string> {
   return (await outcome.textContent())!;
 }
 
+/**
+ * On the Scan page: unlock the keys, scan the whole registry, and return the listed payment of
+ * each of `stealthAddresses` (in that order), after checking that exactly those were found.
+ */
+export async function scanFor<const T extends readonly string[]>(page: Page, stealthAddresses: T): Promise<{ [K in keyof T]: Locator }> {
+  await page.goto('/scan');
+  await unlock(page);
+  await page.getByRole('button', { name: 'Start scan' }).click();
+  expect(await scanOutcome(page)).toContain('Scan complete');
+  const items = page.getByTestId('discovery');
+  expect(await items.count()).toBe(stealthAddresses.length);
+  return stealthAddresses.map((address) => items.filter({ has: page.getByTestId('discovery-address').getByText(address, { exact: true }) })) as { [K in keyof T]: Locator };
+}
+
 /** The recorded requests (URL, headers, body) that hold the hex of any of `secrets`. */
 export function requestsCarrying(requests: readonly RecordedRequest[], secrets: readonly Uint8Array[]): string[] {
   // A 16-byte window of each secret catches partial leaks too, in either case.
@@ -49,4 +64,32 @@ export function requestsCarrying(requests: readonly RecordedRequest[], secrets: 
       return needles.some((needle) => haystack.includes(needle));
     })
     .map((r) => `${r.method} ${r.url}`);
+}
+
+/** On the Send page with a payment created: pay it from the connected wallet; returns the hashes shown. */
+export async function pay(page: Page, asset: { native: string } | { token: Address; amount: string; topUp: string }) {
+  if ('native' in asset) {
+    await page.getByLabel('Asset', { exact: true }).selectOption('native');
+    await page.getByLabel('Amount to pay').fill(asset.native);
+  } else {
+    await page.getByLabel('Asset', { exact: true }).selectOption('erc20');
+    await page.getByLabel('Token address').fill(asset.token);
+    await page.getByLabel('Amount to pay').fill(asset.amount);
+    await page.getByLabel(/^Gas top-up/).fill(asset.topUp);
+  }
+  await page.getByRole('button', { name: 'Pay and announce' }).click();
+  await page.getByTestId('paid').waitFor({ timeout: 60_000 });
+  const text = async (id: string) => ((await page.getByTestId(id).count()) > 0 ? (await page.getByTestId(id).textContent())! : null);
+  return { summary: await text('paid-summary'), payment: (await text('payment-tx'))!, topUp: await text('top-up-tx'), announcement: (await text('announcement-tx'))! };
+}
+
+/** In a discovery on the Scan page: review a withdrawal (the fee is shown), sign it, return the result shown. */
+export async function withdraw(item: Locator, to: string, asset: 'native' | Address): Promise<{ fee: string; result: string; hash: string }> {
+  await item.getByLabel('Asset to withdraw').selectOption(asset);
+  await item.getByLabel('Withdraw to').fill(to);
+  await item.getByRole('button', { name: 'Review withdrawal' }).click();
+  const fee = (await item.getByTestId('withdraw-fee').textContent({ timeout: 30_000 }))!;
+  await item.getByRole('button', { name: 'Sign and withdraw' }).click();
+  const result = (await item.getByTestId('withdraw-result').textContent({ timeout: 60_000 }))!;
+  return { fee, result, hash: (await item.getByTestId('withdraw-tx').textContent())! };
 }

@@ -28,13 +28,13 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileAnnouncerContracts, DEV_KEYS } from '../helpers/announcer-chain.ts';
 import { compileContracts } from '../helpers/anvil.ts';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { http } from '../helpers/server.ts';
-import { createKeys, PASSWORD, requestsCarrying, scanOutcome, unlock } from './flows.ts';
+import { createKeys, PASSWORD, pay, requestsCarrying, scanFor, scanOutcome, withdraw } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 import { installTestWallet, type TestWallet } from './test-wallet.ts';
 
@@ -87,34 +87,6 @@ async function feeOf(hash: string): Promise<bigint> {
   const receipt = await client.getTransactionReceipt({ hash: hash as Hash });
   expect(receipt.status).toBe('success');
   return receipt.gasUsed * receipt.effectiveGasPrice;
-}
-
-/** On the Send page with a payment created: pay it from the connected wallet; returns the hashes shown. */
-async function pay(page: Page, asset: { native: string } | { token: Address; amount: string; topUp: string }) {
-  if ('native' in asset) {
-    await page.getByLabel('Asset', { exact: true }).selectOption('native');
-    await page.getByLabel('Amount to pay').fill(asset.native);
-  } else {
-    await page.getByLabel('Asset', { exact: true }).selectOption('erc20');
-    await page.getByLabel('Token address').fill(asset.token);
-    await page.getByLabel('Amount to pay').fill(asset.amount);
-    await page.getByLabel(/^Gas top-up/).fill(asset.topUp);
-  }
-  await page.getByRole('button', { name: 'Pay and announce' }).click();
-  await page.getByTestId('paid').waitFor({ timeout: 60_000 });
-  const text = async (id: string) => ((await page.getByTestId(id).count()) > 0 ? (await page.getByTestId(id).textContent())! : null);
-  return { summary: await text('paid-summary'), payment: (await text('payment-tx'))!, topUp: await text('top-up-tx'), announcement: (await text('announcement-tx'))! };
-}
-
-/** In a discovery on the Scan page: review a withdrawal (the fee is shown), sign it, return the result shown. */
-async function withdraw(item: Locator, to: string, asset: 'native' | Address): Promise<{ fee: string; result: string; hash: string }> {
-  await item.getByLabel('Asset to withdraw').selectOption(asset);
-  await item.getByLabel('Withdraw to').fill(to);
-  await item.getByRole('button', { name: 'Review withdrawal' }).click();
-  const fee = (await item.getByTestId('withdraw-fee').textContent({ timeout: 30_000 }))!;
-  await item.getByRole('button', { name: 'Sign and withdraw' }).click();
-  const result = (await item.getByTestId('withdraw-result').textContent({ timeout: 60_000 }))!;
-  return { fee, result, hash: (await item.getByTestId('withdraw-tx').textContent())! };
 }
 
 /** Every stealth secret key of `keys` in the registry, found as a scanner would (for the leak check). */
@@ -172,14 +144,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
 
     // The recipient: the server's indexer has the two announcements; scan, read through the wallet.
     await waitIndexed();
-    await alice.goto('/scan');
-    await unlock(alice);
-    await alice.getByRole('button', { name: 'Start scan' }).click();
-    expect(await scanOutcome(alice)).toContain('Scan complete');
-    const items = alice.getByTestId('discovery');
-    expect(await items.count()).toBe(2);
-    const ethItem = items.filter({ has: alice.getByTestId('discovery-address').getByText(ethAddress, { exact: true }) });
-    const tokenItem = items.filter({ has: alice.getByTestId('discovery-address').getByText(tokenAddress, { exact: true }) });
+    const [ethItem, tokenItem] = (await scanFor(alice, [ethAddress, tokenAddress]));
     // The notes, opened in the browser: amount in base units, the chain and the paying transaction.
     expect(await ethItem.getByTestId('note-amount').textContent()).toBe(parseEther('0.5').toString());
     expect(await ethItem.getByTestId('note-tx').textContent()).toBe(ethPaid.payment);

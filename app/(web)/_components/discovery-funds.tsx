@@ -2,19 +2,26 @@
 /**
  * The money at one discovered stealth address: its balances (SDK `stealthBalances`), what its
  * payment brought (from the transaction the opened note names), and a withdrawal to an address
- * the user types, with the fee shown before signing and the result after. Reads and the signed
- * withdrawal go through the chosen wallet's provider; the one-time key `p` signs here and is
- * never sent anywhere (SDK `withdrawNative` / `withdrawToken`).
+ * the user types, with the fee and what stays behind shown before signing and the result after.
+ * Reads and the signed withdrawal go through the chosen wallet's provider; the one-time key `p`
+ * signs here and is never sent anywhere (SDK `withdrawNative` / `withdrawToken`).
+ *
+ * Each payment is on one chain. A wallet on another chain is asked to switch before anything is
+ * read, and the wallet's chain is checked again before each read, review and signature: a
+ * withdrawal signed for another chain than the payment's is refused (wallet-chain.ts).
  */
 import { estimateWithdrawal, stealthBalances, withdrawNative, withdrawToken, type EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { getAddress, isAddress, isAddressEqual, type Address, type Hash } from 'viem';
 import { formatAmount } from '../_lib/amount';
-import type { ChainReader } from '../_lib/chain-clients';
+import { connectReader, type ChainReader } from '../_lib/chain-clients';
+import { chainInfo, chainLabel } from '../_lib/chains';
 import { errorMessage } from '../_lib/error-message';
 import { receivedAssets, type ReceivedAsset } from '../_lib/payment-asset';
 import type { SavedDiscovery } from '../_lib/scan-state';
 import { readTokenInfo, type TokenInfo } from '../_lib/token-info';
+import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
+import { ChainSwitch } from './chain-switch';
 import { Notice } from './notice';
 
 type Funds = { native: bigint; tokens: { info: TokenInfo; balance: bigint }[]; received: ReceivedAsset[] };
@@ -23,7 +30,11 @@ type Withdrawn = { hash: Hash; amount: string; fee: string; to: Address };
 
 export type DiscoveryFundsProps = {
   discovery: SavedDiscovery;
+  /** The chain that holds the payment (scan-state.ts `chainIdOf`); null: not known, read on the wallet's chain. */
+  chainId: number | null;
   reader: ChainReader;
+  /** The wallet's connection on the chain it moved to (after a switch, or found on another chain). */
+  onReaderChange: (reader: ChainReader) => void;
   /** Tokens the user asked to check, besides those the payment's transaction shows. */
   extraTokens: readonly Address[];
   /** The discovery's one-time key `p`, derived in this browser. */
@@ -35,13 +46,37 @@ export type DiscoveryFundsProps = {
 
 const NATIVE = 'native';
 
-export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, destinations, onWithdrawn }: DiscoveryFundsProps) {
+/**
+ * What a withdrawal leaves at the stealth address at most, in wei, from the SDK's estimate.
+ * `estimateWithdrawal` states the bound (`maxRemainder`) for chains where the fee is not exact
+ * (OP Stack's L1 data fee, Arbitrum's L1 gas: issue 24); read by shape so this page also works
+ * with an SDK that does not state it. Without it, a native sweep follows the SDK's exact rule
+ * (21,000 gas at one price: 0 wei stays) and a token withdrawal says nothing of the coin.
+ */
+export function remainderOf(estimate: EstimateWithdrawalReturnType, native: boolean): bigint | null {
+  const fields = estimate as { maxRemainder?: unknown; remainder?: unknown; remainderBound?: unknown };
+  for (const value of [fields.maxRemainder, fields.remainder, fields.remainderBound]) if (typeof value === 'bigint') return value;
+  return native ? 0n : null;
+}
+
+/** The fee is a bound, not the exact charge (the SDK's `feeKind: 'maximum'`, OP Stack and Arbitrum). */
+function feeIsBound(estimate: EstimateWithdrawalReturnType): boolean {
+  return (estimate as { feeKind?: unknown }).feeKind === 'maximum';
+}
+
+/** What a mined transaction cost its sender: gas used × price, plus the L1 data fee an OP Stack receipt states (`l1Fee`). */
+function feePaid(receipt: { gasUsed: bigint; effectiveGasPrice: bigint }): bigint {
+  const l1Fee = (receipt as { l1Fee?: unknown }).l1Fee;
+  const l1 = typeof l1Fee === 'bigint' ? l1Fee : typeof l1Fee === 'string' && /^0x[0-9a-f]+$/i.test(l1Fee) ? BigInt(l1Fee) : 0n;
+  return receipt.gasUsed * receipt.effectiveGasPrice + l1;
+}
+
+export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, extraTokens, secretKey, destinations, onWithdrawn }: DiscoveryFundsProps) {
   const ids = { asset: useId(), to: useId() };
   const address = getAddress(discovery.stealthAddress);
   const { client } = reader;
   const symbol = reader.chain.nativeCurrency.symbol;
-  const noteChain = discovery.note?.chainId ?? null;
-  const otherChain = noteChain !== null && Number(noteChain) !== reader.chainId;
+  const otherChain = chainId !== null && chainId !== reader.chainId;
   const [funds, setFunds] = useState<Funds | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [asset, setAsset] = useState(NATIVE);
@@ -52,9 +87,28 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
   const [withdrawn, setWithdrawn] = useState<Withdrawn | null>(null);
   const extraKey = extraTokens.join(',');
 
+  /**
+   * Before each read and signature: is the wallet still on the chain this connection is for? A
+   * wallet that moved without saying so (no `chainChanged`) is connected again where it is now,
+   * and the step is refused with a sentence that says so.
+   */
+  const onConnectionChain = useCallback(async () => {
+    try {
+      await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
+    } catch (cause) {
+      if (cause instanceof WrongChainError) void connectReader(reader.source).then(onReaderChange, () => {});
+      throw cause;
+    }
+  }, [reader, onReaderChange]);
+
+  // A review priced on one chain is no review on another.
+  useEffect(() => setReview(null), [reader.chainId]);
+
   const load = useCallback(async () => {
+    if (otherChain) return;
     setLoadError(null);
     try {
+      await onConnectionChain();
       const txHash = discovery.note?.txHash as Hash | null | undefined;
       const received = txHash && !otherChain ? await receivedAssets(client, txHash, address).catch(() => []) : [];
       const candidates = [...new Set([...received.flatMap((r) => (r.type === 'erc20' ? [r.token] : [])), ...extraKey.split(',').filter(Boolean)].map((t) => getAddress(t)))];
@@ -69,7 +123,7 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
     } catch (cause) {
       setLoadError(errorMessage(cause));
     }
-  }, [client, address, discovery.note?.txHash, otherChain, extraKey]);
+  }, [client, address, discovery.note?.txHash, otherChain, extraKey, onConnectionChain]);
 
   useEffect(() => {
     void load();
@@ -92,6 +146,7 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
     if (isAddressEqual(destination, address)) return setError('That is the stealth address itself: enter another destination.');
     setBusy('review');
     try {
+      await onConnectionChain();
       const estimate = await estimateWithdrawal({ client, from: address, to: destination, ...(asset === NATIVE ? {} : { token: asset as Address }) });
       setReview({ asset, to: destination, estimate });
     } catch (cause) {
@@ -106,6 +161,8 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
     setError(null);
     setBusy('sign');
     try {
+      // Checked right before signing, and again by the connection as the SDK signs and sends.
+      await onConnectionChain();
       const stealthSecretKey = await secretKey();
       const sent =
         review.asset === NATIVE
@@ -113,7 +170,7 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
           : await withdrawToken({ client, stealthSecretKey, token: review.asset, to: review.to });
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
-      const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+      const fee = feePaid(receipt);
       setWithdrawn({ hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to });
       setReview(null);
       onWithdrawn(review.to);
@@ -127,10 +184,16 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
   }
 
   if (otherChain) {
+    const target = chainInfo(chainId, discovery.chain);
     return (
-      <p className="hint" data-testid="funds-other-chain">
-        This payment is on chain id {noteChain}; {reader.walletName} is on chain id {reader.chainId}. Switch your wallet to that chain to see and move it.
-      </p>
+      <div className="funds" data-testid="funds-other-chain">
+        <p className="hint">
+          This payment is on <strong>{chainLabel(target)}</strong>; {reader.walletName} is on {chainLabel(chainInfo(reader.chainId))}. Its balances are read,
+          and a withdrawal signed, on {target.name} only: switch the wallet first.
+        </p>
+        <ChainSwitch wallet={reader.source} target={target} onSwitched={async () => onReaderChange(await connectReader(reader.source))} />
+        {error && <Notice kind="error">{error}</Notice>}
+      </div>
     );
   }
 
@@ -218,11 +281,11 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
           {review && (
             <div className="review" data-testid="withdraw-review">
               <p>
-                Send <strong data-testid="withdraw-amount">{describe(review.estimate.amount, review.asset)}</strong> to <code>{review.to}</code>. Network fee{' '}
-                <strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
-                {review.asset === NATIVE ? ' (taken from this balance; the address is left with 0)' : ` (paid from this address's ${symbol})`}, signed here with this
-                payment&apos;s key.
+                Send <strong data-testid="withdraw-amount">{describe(review.estimate.amount, review.asset)}</strong> to <code>{review.to}</code> on{' '}
+                {chainLabel(chainInfo(reader.chainId))}. Network fee {feeIsBound(review.estimate) ? 'at most ' : ''}<strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
+                {review.asset === NATIVE ? ' (taken from this balance)' : ` (paid from this address's ${symbol})`}, signed here with this payment&apos;s key.
               </p>
+              <p data-testid="withdraw-remainder">{remainderText(review, symbol, describe)}</p>
               <div className="row">
                 <button type="button" onClick={onSign} disabled={busy !== null}>
                   {busy === 'sign' ? 'Withdrawing…' : 'Sign and withdraw'}
@@ -248,3 +311,15 @@ export function DiscoveryFunds({ discovery, reader, extraTokens, secretKey, dest
   );
 }
 
+
+/** The fee line's second half: what stays at the stealth address after this withdrawal, in the coin. */
+function remainderText(review: Review, symbol: string, describe: (value: bigint, choice: string) => string): string {
+  const native = review.asset === NATIVE;
+  const remainder = remainderOf(review.estimate, native);
+  if (!native) {
+    const token = describe(review.estimate.amount, review.asset).replace(/^[\d.,]+\s*/, '');
+    const coin = remainder === null || remainder === 0n ? '' : ` At most ${formatAmount(remainder, 18, symbol)} of the fee may go unused and stay.`;
+    return `All of the ${token} moves: none of it stays behind. What is left of this address's ${symbol} stays; withdraw it afterwards.${coin}`;
+  }
+  return remainder === null || remainder === 0n ? `Nothing stays behind: the address is left with 0 ${symbol}.` : `At most ${formatAmount(remainder, 18, symbol)} stays at the stealth address.`;
+}

@@ -11,16 +11,19 @@ import { announceParameters, PaymentNotAnnouncedError, payStealth, type PaymentA
 import { useId, useState, type FormEvent } from 'react';
 import { formatAmount, parseAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
+import { chainInfo, chainLabel } from '../_lib/chains';
 import { errorMessage } from '../_lib/error-message';
 import { parseTokenAddress, readTokenInfo } from '../_lib/token-info';
+import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
 import { Notice } from './notice';
 
 /** Default top-up: enough native coin for a token transfer and a sweep at ordinary gas prices. */
 const DEFAULT_TOP_UP = '0.005';
 
-type Paid = PayStealthReturnType & { summary: string };
-/** Paid, but the announcement failed: the recipient cannot find the money until it is announced. */
-type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string };
+/** `chainId`: the chain that holds the money, where the announcement went too. */
+type Paid = PayStealthReturnType & { summary: string; chainId: number };
+/** Paid, but the announcement failed: the recipient cannot find the money until it is announced, on the chain that holds it. */
+type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string; chainId: number };
 
 export type PayFromWalletProps = {
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
@@ -60,21 +63,25 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
         chosen = { type: 'erc20', token: info.address, amount: value, gasTopUp };
         summary = `${formatAmount(value, info.decimals, info.symbol)}${gasTopUp > 0n ? ` and ${formatAmount(gasTopUp, 18, symbol)} for gas` : ''}`;
       }
+      // The connection is bound to the chain shown above: a wallet that moved since is refused
+      // here, before it is asked for anything, and again by the connection before each signature.
+      await assertWalletChain(connection.source.provider, connection.walletName, connection.chainId);
       afterWallet = true;
+      const chainId = connection.chainId;
       try {
         const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
-        setPaid({ ...result, summary });
+        setPaid({ ...result, summary, chainId });
         onPaid?.();
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
-          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: chosen.type === 'native' ? chosen.value : chosen.amount, summary });
+          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: chosen.type === 'native' ? chosen.value : chosen.amount, summary, chainId });
         }
         throw cause;
       }
     } catch (cause) {
       // Paid but not announced: say why the announcement failed (the notice above says the rest).
       if (cause instanceof PaymentNotAnnouncedError) setError({ message: errorMessage(cause.cause), afterWallet: false });
-      else setError({ message: errorMessage(cause), afterWallet });
+      else setError({ message: errorMessage(cause), afterWallet: afterWallet && !(cause instanceof WrongChainError) });
     } finally {
       setBusy(false);
     }
@@ -86,7 +93,12 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
     setError(null);
     setBusy(true);
     try {
-      const note = { amount: unannounced.amount, txHash: unannounced.paymentHash, chainId: BigInt(connection.chain.id) };
+      // Announced where the money is, or not at all.
+      if (connection.chainId !== unannounced.chainId) {
+        const where = chainLabel(chainInfo(unannounced.chainId));
+        throw new Error(`The payment is on ${where}, and ${connection.walletName} is on ${chainLabel(chainInfo(connection.chainId))}: switch it back to ${where} to announce it there.`);
+      }
+      const note = { amount: unannounced.amount, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
       const announcementHash = await connection.wallet.writeContract({
         account: connection.wallet.account,
         chain: connection.wallet.chain,
@@ -94,7 +106,7 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       });
       const receipt = await connection.client.waitForTransactionReceipt({ hash: announcementHash });
       if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} reverted.`);
-      setPaid({ paymentHash: unannounced.paymentHash, topUpHash: unannounced.topUpHash, announcementHash, summary: unannounced.summary });
+      setPaid({ paymentHash: unannounced.paymentHash, topUpHash: unannounced.topUpHash, announcementHash, summary: unannounced.summary, chainId: unannounced.chainId });
       setUnannounced(null);
       onPaid?.();
     } catch (cause) {
@@ -122,8 +134,8 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
     return (
       <div data-testid="paid">
         <Notice kind="success">
-          Paid <strong data-testid="paid-summary">{paid.summary}</strong> and announced it: every transaction is confirmed on chain. The
-          recipient finds the payment on their next scan.
+          Paid <strong data-testid="paid-summary">{paid.summary}</strong> on <strong data-testid="paid-chain">{chainLabel(chainInfo(paid.chainId))}</strong> and
+          announced it there: every transaction is confirmed on chain. The recipient finds the payment on their next scan.
         </Notice>
         <dl className="tx-list">
           <dt>Payment</dt>

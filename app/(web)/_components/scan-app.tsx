@@ -16,7 +16,7 @@ import type { ChainReader } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
-import { clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
+import { chainIdOf, clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spareRegistryScanWorker } from '../_lib/scan-worker';
 import { PAGE_SIZE, pumpRegistryPages, type RegistryPump } from '../_lib/registry-source';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
@@ -30,6 +30,16 @@ const DiscoveryFunds = dynamic(() => import('./discovery-funds').then((m) => m.D
   ssr: false,
   loading: () => <p className="hint">Loading…</p>,
 });
+
+/** Names chains for the list: viem's chain table, loaded after the page (the scan does not need it). */
+type ChainNames = typeof import('../_lib/chains');
+
+/** "Base (chain id 8453)", or while the table loads "base (chain id 8453)" from the row's own name. */
+function chainText(names: ChainNames | null, discovery: SavedDiscovery): string {
+  const id = chainIdOf(discovery);
+  if (id === null) return discovery.chain || '—';
+  return names ? names.chainLabel(names.chainInfo(id, discovery.chain)) : `${discovery.chain || 'chain'} (chain id ${id})`;
+}
 
 const KERNEL_NAMES: Record<string, string> = { wasm: 'WebAssembly SIMD', typescript: 'TypeScript', reference: 'reference' };
 
@@ -56,6 +66,10 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   const tokensId = useId();
   /** Chain reads and withdrawals go through this wallet's provider (never this server). */
   const [reader, setReader] = useState<ChainReader | null>(null);
+  const [chainNames, setChainNames] = useState<ChainNames | null>(null);
+  useEffect(() => {
+    void import('../_lib/chains').then(setChainNames);
+  }, []);
   const [tokensText, setTokensText] = useState('');
   /** Destinations withdrawn to in this tab, with the stealth address each took (to warn before linking two). */
   const [destinations, setDestinations] = useState<ReadonlyMap<string, string>>(new Map());
@@ -289,7 +303,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
               <p className="hint">
                 Balances are read, and withdrawals sent, through a wallet&apos;s connection to the chain, never through this server (it must
                 not learn which addresses are yours). The wallet&apos;s own account is not used: each withdrawal is signed in this page with
-                that payment&apos;s one-time key.
+                that payment&apos;s one-time key. Each payment is read and withdrawn on its own chain: for one on another chain than the
+                wallet&apos;s, the wallet is asked to switch first.
               </p>
               <WalletPicker mode="read" connection={reader} onConnected={setReader} />
               {reader && (
@@ -325,6 +340,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                   keys={keys}
                   known={secrets.current.get(d.id)}
                   reader={reader}
+                  onReaderChange={setReader}
+                  chainText={chainText(chainNames, d)}
                   extraTokens={extraTokens}
                   destinations={destinations}
                   onWithdrawn={(to) => setDestinations((current) => new Map(current).set(to, d.stealthAddress))}
@@ -365,12 +382,16 @@ type DiscoveryItemProps = {
   keys: UnlockedKeys;
   known: Uint8Array | undefined;
   reader: ChainReader | null;
+  /** The wallet was switched to another chain (or found on one): its new connection. */
+  onReaderChange: (reader: ChainReader) => void;
+  /** The payment's chain, as shown. */
+  chainText: string;
   extraTokens: readonly Address[];
   destinations: ReadonlyMap<string, string>;
   onWithdrawn: (to: Address) => void;
 };
 
-function DiscoveryItem({ discovery, keys, known, reader, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
+function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainText, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -401,7 +422,7 @@ function DiscoveryItem({ discovery, keys, known, reader, extraTokens, destinatio
         <dt>Amount</dt>
         <dd>{discovery.amount || '—'}</dd>
         <dt>Chain</dt>
-        <dd>{discovery.chain || '—'}</dd>
+        <dd data-testid="discovery-chain">{chainText}</dd>
         <dt>Time</dt>
         <dd>{formatTime(discovery.timestamp)}</dd>
         <dt>Transaction</dt>
@@ -433,7 +454,9 @@ function DiscoveryItem({ discovery, keys, known, reader, extraTokens, destinatio
       {reader && discovery.chain !== 'sui' && (
         <DiscoveryFunds
           discovery={discovery}
+          chainId={chainIdOf(discovery)}
           reader={reader}
+          onReaderChange={onReaderChange}
           extraTokens={extraTokens}
           secretKey={async () => known ?? (await spendingKeyOf(keys, discovery))}
           destinations={destinations}

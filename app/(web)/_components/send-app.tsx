@@ -7,8 +7,8 @@
  */
 import { bytesToHex, createStealthPayment, decodeMetaAddress, type MetaAddress, type StealthPayment } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
-import { useId, useState, type FormEvent } from 'react';
-import { publishAnnouncement, resolveName } from '../_lib/api';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { followedChains, publishAnnouncement, resolveName, type FollowedChain } from '../_lib/api';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
@@ -23,6 +23,9 @@ const PayFromWallet = dynamic(() => import('./pay-from-wallet').then((m) => m.Pa
   loading: () => <p className="hint">Loading…</p>,
 });
 
+/** Which chain the wallet pays on, and switching it (viem's chain table loads with it). */
+const PayChain = dynamic(() => import('./pay-chain').then((m) => m.PayChain), { ssr: false });
+
 type Recipient = { meta: MetaAddress; source: string; cid?: string };
 type Payment = StealthPayment & { amount: string; chain: string };
 
@@ -32,6 +35,13 @@ export function SendApp() {
   const [connection, setConnection] = useState<ChainWallet | null>(null);
   /** The payment (by its ciphertext) already paid and announced from the wallet: no manual announcement then. */
   const [paidFromWallet, setPaidFromWallet] = useState<string | null>(null);
+  /** The chains this server indexes (ids and names from GET /health). */
+  const [followed, setFollowed] = useState<FollowedChain[]>([]);
+  useEffect(() => {
+    const abort = new AbortController();
+    void followedChains(abort.signal).then(setFollowed);
+    return () => abort.abort();
+  }, []);
   const onEvm = payment?.chain === 'ethereum';
   const paymentKey = payment ? bytesToHex(payment.ephemeralCiphertext) : null;
   return (
@@ -53,10 +63,13 @@ export function SendApp() {
             recipient can read. The chain is read through your wallet, not through this server.
           </p>
           <WalletPicker mode="sign" connection={connection} onConnected={setConnection} />
+          {connection && <PayChain connection={connection} followed={followed} onConnected={setConnection} />}
           {connection && <PayFromWallet key={paymentKey} payment={payment} connection={connection} onPaid={() => setPaidFromWallet(paymentKey)} />}
         </section>
       )}
-      {payment && paidFromWallet !== paymentKey && <Announce key={paymentKey} payment={payment} step={onEvm ? 4 : 3} />}
+      {payment && paidFromWallet !== paymentKey && (
+        <Announce key={paymentKey} payment={payment} step={onEvm ? 4 : 3} chains={onEvm ? followed : []} walletChainId={connection?.chainId ?? null} />
+      )}
     </>
   );
 }
@@ -199,9 +212,22 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
   );
 }
 
-function Announce({ payment, step }: { payment: Payment; step: number }) {
+type AnnounceProps = {
+  payment: Payment;
+  step: number;
+  /** EVM chains this server follows: the announcement names the one the payment was made on. */
+  chains: readonly FollowedChain[];
+  walletChainId: number | null;
+};
+
+function Announce({ payment, step, chains, walletChainId }: AnnounceProps) {
   const id = useId();
+  const chainFieldId = useId();
   const [txHash, setTxHash] = useState('');
+  const [chainChoice, setChainChoice] = useState<string>(() => String(chains.find((c) => c.id === walletChainId)?.id ?? chains[0]?.id ?? ''));
+  useEffect(() => {
+    if (chainChoice === '' && chains.length > 0) setChainChoice(String(chains.find((c) => c.id === walletChainId)?.id ?? chains[0]!.id));
+  }, [chains, chainChoice, walletChainId]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [published, setPublished] = useState<number | null>(null);
@@ -210,6 +236,7 @@ function Announce({ payment, step }: { payment: Payment; step: number }) {
     event.preventDefault();
     setError(null);
     if (!txHash.trim()) return setError('Enter the hash of the transaction that paid the stealth address.');
+    const chosen = chains.find((c) => String(c.id) === chainChoice);
     setBusy(true);
     try {
       const { id: announcementId } = await publishAnnouncement({
@@ -217,7 +244,8 @@ function Announce({ payment, step }: { payment: Payment; step: number }) {
         view_tag: payment.viewTag,
         tx_hash: txHash.trim(),
         ...(payment.amount ? { amount: payment.amount } : {}),
-        chain: payment.chain,
+        // Named as the server names that chain's indexed rows, with its id.
+        ...(chosen ? { chain: chosen.name || payment.chain, chain_id: chosen.id } : { chain: payment.chain }),
       });
       setPublished(announcementId);
     } catch (cause) {
@@ -257,6 +285,18 @@ function Announce({ payment, step }: { payment: Payment; step: number }) {
               aria-invalid={error ? true : undefined}
             />
           </div>
+          {chains.length > 0 && (
+            <div className="field">
+              <label htmlFor={chainFieldId}>Chain of that transaction</label>
+              <select id={chainFieldId} value={chainChoice} onChange={(e) => setChainChoice(e.target.value)}>
+                {chains.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name || 'chain'} (chain id {c.id})
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <button type="submit" disabled={busy}>
             {busy ? 'Publishing…' : 'Publish announcement'}
           </button>

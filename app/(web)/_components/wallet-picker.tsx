@@ -15,44 +15,63 @@ type Props =
   | { mode: 'sign'; connection: ChainWallet | null; onConnected: (connection: ChainWallet | null) => void }
   | { mode: 'read'; connection: ChainReader | null; onConnected: (connection: ChainReader | null) => void };
 
+/** A connection of the kind `mode` asks for, on the chain the wallet is on now; viem loads with the first one, not with the page. */
+async function connectionOf(mode: Props['mode'], wallet: DiscoveredWallet): Promise<ChainReader> {
+  const { connectReader, connectWallet } = await import('../_lib/chain-clients');
+  return mode === 'sign' ? connectWallet(wallet) : connectReader(wallet);
+}
+
 export function WalletPicker(props: Props) {
   const [wallets, setWallets] = useState<DiscoveredWallet[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [active, setActive] = useState<DiscoveredWallet | null>(null);
-  const { onConnected } = props;
+  const { mode } = props;
+  // One callback for both modes: a 'sign' picker only ever hands over a ChainWallet (connectionOf).
+  const onConnected = props.onConnected as (connection: ChainReader | null) => void;
 
   useEffect(() => {
     setWallets([]);
     return watchWallets(setWallets);
   }, []);
 
-  // A wallet that switches chain or account (EIP-1193 events) makes the connection stale: drop
-  // it rather than read or pay on a chain the page does not show.
+  // A wallet that moves to another chain (EIP-1193 `chainChanged`) is connected again on that
+  // chain: a connection is bound to the chain it was made on (chain-clients.ts), and the page
+  // must show the chain it would read or pay on. A changed account makes the connection stale:
+  // drop it rather than pay from an account the page does not show.
   useEffect(() => {
-    const provider = active?.provider;
-    if (!provider?.on) return;
+    const wallet = active;
+    const provider = wallet?.provider;
+    if (!wallet || !provider?.on) return;
+    const moved = () => {
+      void (async () => {
+        try {
+          onConnected(await connectionOf(mode, wallet));
+        } catch (cause) {
+          setActive(null);
+          onConnected(null);
+          setError(`Your wallet switched chain and could not be read again: ${errorMessage(cause)}`);
+        }
+      })();
+    };
     const stale = () => {
       setActive(null);
       onConnected(null);
-      setError('Your wallet switched chain or account: connect again.');
+      setError('Your wallet switched account: connect again.');
     };
-    provider.on('chainChanged', stale);
+    provider.on('chainChanged', moved);
     provider.on('accountsChanged', stale);
     return () => {
-      provider.removeListener?.('chainChanged', stale);
+      provider.removeListener?.('chainChanged', moved);
       provider.removeListener?.('accountsChanged', stale);
     };
-  }, [active, onConnected]);
+  }, [active, onConnected, mode]);
 
   async function connect(wallet: DiscoveredWallet) {
     setBusy(wallet.info.uuid);
     setError(null);
     try {
-      // viem loads with the first connection, not with the page.
-      const { connectReader, connectWallet } = await import('../_lib/chain-clients');
-      if (props.mode === 'sign') props.onConnected(await connectWallet(wallet));
-      else props.onConnected(await connectReader(wallet));
+      onConnected(await connectionOf(props.mode, wallet));
       setActive(wallet);
     } catch (cause) {
       setError(errorMessage(cause));

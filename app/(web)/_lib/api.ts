@@ -92,11 +92,33 @@ export type PublishAnnouncementBody = {
   tx_hash: string;
   amount?: string;
   chain?: string;
+  /** EIP-155 id of the chain the payment was made on (API.md "Several chains"). */
+  chain_id?: number;
 };
 
 /** POST /api/v1/registry/announcements. */
 export function publishAnnouncement(body: PublishAnnouncementBody): Promise<{ id: number; success: boolean }> {
   return json('/api/v1/registry/announcements', post(body));
+}
+
+/** A chain this deployment indexes: its EIP-155 id and the name its rows carry. */
+export type FollowedChain = { id: number; name: string };
+
+/**
+ * The chains this server follows, from the public `chains` of GET /health (API.md): ids and
+ * names only (the server never says which RPC it reads them through). Empty when the server
+ * follows none, names none, or does not answer: the page then offers the wallet's own chain.
+ */
+export async function followedChains(signal?: AbortSignal): Promise<FollowedChain[]> {
+  try {
+    const body = await json<{ chains?: unknown }>('/health', signal ? { signal } : {});
+    if (!Array.isArray(body.chains)) return [];
+    return body.chains.flatMap((entry: { chain_id?: unknown; name?: unknown }) =>
+      Number.isSafeInteger(entry?.chain_id) && (entry.chain_id as number) > 0 ? [{ id: entry.chain_id as number, name: typeof entry.name === 'string' ? entry.name : '' }] : [],
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** GET /api/v1/registry/stats. */

@@ -62,6 +62,7 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
           stealthSuiAddress: d.stealthSuiAddress,
           amount: a.amount ?? null,
           chain: a.chain ?? null,
+          chainId: rowChainId(a) ?? noteChainId(d.note?.chainId),
           txHash: a.txHash ?? null,
           timestamp: a.timestamp,
           ephemeralKey: bytesToHex(a.ephemeralKey),
@@ -84,4 +85,18 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
   } finally {
     running = null;
   }
+}
+
+/**
+ * The registry row's `chain_id` (API.md "Several chains"): the chain the indexer read the
+ * announcement from. Read by shape, so rows of a server or SDK without the field still scan.
+ */
+function rowChainId(row: object): number | null {
+  const id = (row as { chainId?: unknown }).chainId;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The note's chain id (PROTOCOL.md section 8, a u64), where it fits a JavaScript number. */
+function noteChainId(id: bigint | null | undefined): number | null {
+  return id !== null && id !== undefined && id > 0n && id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : null;
 }

@@ -20,6 +20,12 @@ export type SavedDiscovery = {
   stealthSuiAddress: string;
   amount: string | null;
   chain: string | null;
+  /**
+   * EIP-155 id of the chain that holds the payment: the registry row's `chain_id` (the chain the
+   * announcement was read from), else the opened note's chain id; null when neither says (absent
+   * in scans saved before; see {@link chainIdOf}).
+   */
+  chainId?: number | null;
   txHash: string | null;
   /** Unix seconds of the announcement. */
   timestamp: number;
@@ -32,6 +38,13 @@ export type SavedDiscovery = {
   /** The opened note; null when the announcement had none or it did not open (absent in scans saved before notes). */
   note?: SavedNote | null;
 };
+
+/** The chain of a saved payment: its `chainId`, or for scans saved before it, the note's. */
+export function chainIdOf(discovery: SavedDiscovery): number | null {
+  if (discovery.chainId !== undefined && discovery.chainId !== null) return discovery.chainId;
+  const fromNote = discovery.note?.chainId ? Number(discovery.note.chainId) : NaN;
+  return Number.isSafeInteger(fromNote) && fromNote > 0 ? fromNote : null;
+}
 
 export type SavedScan = {
   /** Resume after this announcement id (0: from the start). */

@@ -6,10 +6,12 @@
  * code works against servers without the binary answer.
  *
  * The page source has the shape of {@link RegistryPageSource}: `scanRegistry` consumes it
- * directly and keeps memory bounded by one page.
+ * directly and keeps memory bounded by one page. One walk covers every chain the server follows
+ * (ids are the registry's, across chains), or the chains of `chainIds` (`chain_id` filter), so
+ * its one cursor resumes them all.
  * @module
  */
-import { ANNOUNCEMENT_PAGE_MEDIA_TYPE, decodeAnnouncementPage, type RegistryAnnouncement } from '../announcement-binary.ts';
+import { ANNOUNCEMENT_PAGE_MEDIA_TYPE, decodeAnnouncementPage, UnsupportedPageVersionError, type RegistryAnnouncement } from '../announcement-binary.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import type { RegistryPageSource } from '../scan-registry.ts';
 import { announcementFromJson } from './convert.ts';
@@ -34,23 +36,43 @@ export type AnnouncementPagesParameters = Omit<CallOptions, 'signal'> & {
    * 1000 with `format: 'json'`.
    */
   pageSize?: number;
-  /** `auto` (default): binary when the server offers it, else JSON. `json`: always JSON. */
+  /**
+   * `auto` (default): binary when the server offers it, else JSON (also from the first binary page
+   * of a layout version this SDK does not read on). `json`: always JSON.
+   */
   format?: 'auto' | 'json';
+  /**
+   * Only the rows of these chains (EIP-155 ids), sent as `chain_id`; default: every chain the
+   * server follows, and rows published over HTTP without a chain. A server that answers rows of
+   * other chains (one older than the filter) fails the walk with `INVALID_RESPONSE`.
+   */
+  chainIds?: readonly number[];
   signal?: AbortSignal;
 };
+
+/**
+ * The `chain_id` query value of one id or a list (comma-separated), each a positive safe integer.
+ * @throws {InvalidArgumentError} naming `field`, for an empty list or an id that is not one.
+ */
+export function chainIdQuery(chainIds: number | readonly number[], field: string): string {
+  const ids = typeof chainIds === 'number' ? [chainIds] : chainIds;
+  if (!Array.isArray(ids) || ids.length === 0) throw new InvalidArgumentError(field, 'must name at least one chain id (leave it out for every chain)');
+  for (const id of ids) if (!Number.isSafeInteger(id) || id < 1) throw new InvalidArgumentError(field, `must hold positive integer EIP-155 chain ids (got ${String(id)})`);
+  return ids.join(',');
+}
 
 const decoder = new TextDecoder();
 
 /** Fetch one page after `afterId`, in byte form; `binary` says which form the server answered. */
 export async function fetchAnnouncementPage(
   transport: Transport,
-  params: { afterId: number; pageSize: number; format: 'auto' | 'json' },
+  params: { afterId: number; pageSize: number; format: 'auto' | 'json'; chainIds?: readonly number[] | undefined },
   options: CallOptions = {},
 ): Promise<{ page: RegistryAnnouncement[]; binary: boolean }> {
   const spec: RequestSpec = {
     method: 'GET',
     path: '/api/v1/registry/announcements',
-    query: { after_id: params.afterId, limit: params.pageSize },
+    query: { after_id: params.afterId, limit: params.pageSize, chain_id: params.chainIds === undefined ? undefined : chainIdQuery(params.chainIds, 'chainIds') },
     accept: params.format === 'json' ? 'application/json' : `${ANNOUNCEMENT_PAGE_MEDIA_TYPE}, application/json;q=0.5`,
   };
   const answer = await transport.request(spec, options);
@@ -78,6 +100,14 @@ export async function fetchAnnouncementPage(
   if (page.length > 0 && !(page[0]!.id > params.afterId && page.every((a, i) => i === 0 || a.id > page[i - 1]!.id))) {
     throw invalid('The server answered a page that does not follow the after_id cursor (ids must grow past it).');
   }
+  // A server that ignores chain_id would hand out every chain's rows as the asked ones.
+  if (params.chainIds !== undefined) {
+    const asked = new Set(params.chainIds);
+    const foreign = page.find((a) => a.chainId == null || !asked.has(a.chainId));
+    if (foreign !== undefined) {
+      throw invalid(`The server answered row ${foreign.id} of chain ${foreign.chainId ?? 'none'} to a request for chain_id=${[...asked].join(',')}: it does not filter by chain.`);
+    }
+  }
   return { page, binary };
 }
 
@@ -95,21 +125,33 @@ export function announcementPageSource(transport: Transport): AnnouncementPageSo
   return async function* announcementPages(params: AnnouncementPagesParameters = {}) {
     const { format = 'auto', ...rest } = params;
     const largest = format === 'json' ? MAX_ANNOUNCEMENT_PAGE_SIZE : MAX_BINARY_ANNOUNCEMENT_PAGE_SIZE;
-    const { afterId = 0, pageSize = largest, ...options } = rest;
+    const { afterId = 0, pageSize = largest, chainIds, ...options } = rest;
     if (!Number.isSafeInteger(afterId) || afterId < 0) throw new InvalidArgumentError('afterId', 'must be a non-negative integer');
+    if (chainIds !== undefined) chainIdQuery(chainIds, 'chainIds');
     if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > largest) {
       throw new InvalidArgumentError('pageSize', `must be an integer 1..${largest}${format === 'json' ? ' for JSON pages' : ''}`);
     }
     let cursor = afterId;
+    let asked = { pageSize, format };
     for (;;) {
-      const { page, binary } = await fetchAnnouncementPage(transport, { afterId: cursor, pageSize, format }, options);
+      let answer: { page: RegistryAnnouncement[]; binary: boolean };
+      try {
+        answer = await fetchAnnouncementPage(transport, { afterId: cursor, ...asked, chainIds }, options);
+      } catch (error) {
+        // A server newer than this SDK writes a page layout it cannot read: walk on in JSON, which
+        // every version serves, rather than stop the scan.
+        if (!(error instanceof ApiError && error.cause instanceof UnsupportedPageVersionError && error.cause.version !== null) || asked.format === 'json') throw error;
+        asked = { pageSize: Math.min(pageSize, MAX_ANNOUNCEMENT_PAGE_SIZE), format: 'json' };
+        continue;
+      }
+      const { page, binary } = answer;
       if (page.length > 0) {
         cursor = page[page.length - 1]!.id;
         yield page;
       }
       // A short binary page is the end. A JSON answer may come from a server whose largest page
       // is smaller than the one asked for, so there only an empty page is.
-      if (page.length === 0 || (binary && page.length < pageSize)) return;
+      if (page.length === 0 || (binary && page.length < asked.pageSize)) return;
     }
   };
 }

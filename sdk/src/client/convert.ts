@@ -27,6 +27,9 @@ export function announcementFromJson(json: AnnouncementJson): RegistryAnnounceme
     metadata: json.metadata == null || json.metadata === '' ? null : hexToBytes(json.metadata, 'metadata'),
     blockNumber: json.block_number ?? null,
     logIndex: json.log_index ?? null,
+    chainId: json.chain_id ?? null,
+    // scheme_id (API.md "Several chains, two schemes"); servers older than it answer rows without one, all of scheme 1000.
+    schemeId: json.scheme_id ?? 1000,
   };
 }
 

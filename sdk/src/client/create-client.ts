@@ -12,7 +12,7 @@
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
 import { verifyCidBytes } from '../cid.ts';
 import { InvalidArgumentError } from '../errors.ts';
-import { announcementPageSource, type AnnouncementPageSource, type AnnouncementPagesParameters } from './announcement-pages.ts';
+import { announcementPageSource, chainIdQuery, type AnnouncementPageSource, type AnnouncementPagesParameters } from './announcement-pages.ts';
 import type { RetryOptions } from './retry.ts';
 import { createTransport, type CallOptions, type Transport } from './transport.ts';
 import type {
@@ -86,6 +86,16 @@ export type WraithClient = {
   /**
    * The whole registry, page by page in id order, from `afterId` on: the page source of
    * `scanRegistry` (a `RegistryPageSource`). Binary pages when the server offers them, JSON otherwise.
+   * Every chain the server follows (and HTTP rows without a chain), or only `chainIds`; each row
+   * carries its `chainId`.
+   *
+   * @example
+   * // Base and OP Mainnet only, resumable from one saved cursor (registry ids span the chains)
+   * const source: RegistryPageSource<RegistryAnnouncement> = (request) => client.announcementPages({ ...request, chainIds: [8453, 10] });
+   * for await (const batch of scanRegistry(source, keys, { fromCursor: saved })) {
+   *   for (const found of batch.discoveries) console.log(found.announcement.chainId, found.stealthAddress);
+   *   saved = batch.cursor;
+   * }
    */
   announcementPages: AnnouncementPageSource;
   /** Every announcement from `afterId` on, one at a time (pages fetched as needed). */
@@ -168,7 +178,9 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
     scan: (params, options) => post('/api/v1/stealth/scan', params, options),
 
     publishAnnouncement: (params, options) => post('/api/v1/registry/announcements', params, options),
-    listAnnouncements: (params = {}, options) => get('/api/v1/registry/announcements', options, params),
+    // async: a bad chain_id rejects, as every failure of a method does.
+    listAnnouncements: async ({ chain_id, ...params } = {}, options) =>
+      get('/api/v1/registry/announcements', options, { ...params, chain_id: chain_id === undefined ? undefined : chainIdQuery(chain_id, 'chain_id') }),
     getRegistryStats: (options) => get('/api/v1/registry/stats', options),
     announcementPages,
     async *announcements(params) {

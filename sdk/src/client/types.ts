@@ -87,7 +87,9 @@ export type KeyBundleJson = {
 export type AnnouncementJson = {
   /** Registry id; 0 in a stealth/create response (not yet published). */
   id: number;
-  /** ML-KEM-768 ciphertext (1088 bytes). */
+  /** ERC-5564 scheme: 1000 (Wraith) or 3 (ERC-8441). */
+  scheme_id: 1000 | 3;
+  /** Scheme 1000: the ML-KEM-768 ciphertext (1088 bytes). Scheme 3: epk || ct (1121 bytes). */
   ephemeral_key: string;
   view_tag: number;
   /** Unix seconds, set by the server. */
@@ -96,13 +98,18 @@ export type AnnouncementJson = {
   tx_hash: string | null;
   amount: string | null;
   chain: string | null;
-  /** Chain events: the one-time address the announcement named (EIP-55). */
+  /** The one-time address the announcement names (EIP-55): chain events and scheme-3 publishes. */
   stealth_address: string | null;
-  /** Hex of the 92-byte sealed note (PROTOCOL.md section 8), or null. */
+  /** Hex of what follows the view tag: the 92-byte sealed note (PROTOCOL.md section 8) for scheme 1000, any bytes for scheme 3; or null. */
   metadata: string | null;
   /** Chain events: block and log index; null for HTTP publishes. */
   block_number: number | null;
   log_index: number | null;
+  /**
+   * EIP-155 id of the chain the row belongs to (its event's chain, or the one its HTTP publisher
+   * named), or null. Servers older than this field leave it out.
+   */
+  chain_id: number | null;
 };
 
 /** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
@@ -111,8 +118,10 @@ export type OpenedNoteJson = { tx_hash: string | null; amount: string | null; ch
 // --- stealth ------------------------------------------------------------------------------
 
 export type CreateStealthPaymentParameters = {
-  /** Recipient meta-address: hex or `st:<chain>:0x<hex>`. */
+  /** Recipient meta-address of either form (1218 bytes: scheme 1000; 1250 bytes: ERC-8441, scheme 3): hex or `st:<chain>:0x<hex>`. */
   meta_address: HexInput;
+  /** Pay a 1250-byte recipient with scheme 1000 instead of 3. */
+  scheme_id?: 1000 | 3;
   /** Accepted by the API for compatibility and ignored. */
   channel_id?: string | null;
   /** A note sealed for the recipient into the returned `metadata` (PROTOCOL.md section 8). */
@@ -120,11 +129,13 @@ export type CreateStealthPaymentParameters = {
 };
 
 export type CreateStealthPaymentReturnType = {
+  /** The scheme the payment uses: announce it under this id. */
+  scheme_id: 1000 | 3;
   /** EIP-55 EVM address to pay. */
   stealth_address: string;
   /** Sui address of the same one-time key. */
   stealth_sui_address: string;
-  /** Publish it as `ephemeral_key`. */
+  /** Publish it as `ephemeral_key` (1088 bytes under scheme 1000, `epk || ct` of 1121 bytes under scheme 3). */
   ephemeral_ciphertext: string;
   /** Publish it as `view_tag`. */
   view_tag: number;
@@ -214,6 +225,8 @@ export type ListAnnouncementsParameters = {
   limit?: number;
   /** Cursor: only ids greater than this (the last id of the previous page). */
   after_id?: number;
+  /** Only rows of this chain, or of any of these chains (EIP-155 ids; sent comma-separated). */
+  chain_id?: number | readonly number[];
 };
 
 export type ListAnnouncementsReturnType = { announcements: AnnouncementJson[]; total: number };

@@ -41,6 +41,8 @@ export type FetchAnnouncementsParameters = {
   signal?: AbortSignal;
   /** The `chain` label of the announcements (e.g. `ethereum`); default null. */
   chain?: string | null;
+  /** The EIP-155 id to tag the announcements with (`chainId`); default: left out. */
+  chainId?: number;
   /** Called after each range is read: progress, or the indexer's checkpoint. */
   onRange?: (range: { fromBlock: bigint; toBlock: bigint; logs: number }) => void;
 };
@@ -62,10 +64,11 @@ export type FetchAnnouncementsReturnType = DecodeAnnouncementLogsReturnType;
  * const { announcements, skippedBy } = await fetchAnnouncements({ client, fromBlock: head - 50_000n, toBlock: head, chain: 'ethereum' });
  */
 export async function fetchAnnouncements(parameters: FetchAnnouncementsParameters): Promise<FetchAnnouncementsReturnType> {
-  const { client, fromBlock, toBlock, retry, signal, onRange } = parameters;
+  const { client, fromBlock, toBlock, retry, signal, onRange, chainId } = parameters;
   if (typeof client?.request !== 'function') throw new InvalidArgumentError('client', 'must have an EIP-1193 request({ method, params }) function');
   if (typeof fromBlock !== 'bigint' || fromBlock < 0n) throw new InvalidArgumentError('fromBlock', 'must be a non-negative bigint');
   if (typeof toBlock !== 'bigint' || toBlock < 0n) throw new InvalidArgumentError('toBlock', 'must be a non-negative bigint');
+  if (chainId !== undefined && (!Number.isSafeInteger(chainId) || chainId < 1)) throw new InvalidArgumentError('chainId', 'must be a positive integer (EIP-155 chain id)');
   const maxRange = parameters.maxBlockRange ?? DEFAULT_MAX_BLOCK_RANGE;
   if (typeof maxRange !== 'bigint' || maxRange < 1n) throw new InvalidArgumentError('maxBlockRange', 'must be a positive bigint');
   const schemeId = parseSchemeId(parameters.schemeId ?? WRAITH_SCHEME_ID);
@@ -111,6 +114,7 @@ export async function fetchAnnouncements(parameters: FetchAnnouncementsParameter
       return block !== undefined && BigInt(block) >= from && BigInt(block) <= to;
     });
     const decoded = decodeAnnouncementLogs(inRange, decodeOptions);
+    if (chainId !== undefined) for (const a of decoded.announcements) a.chainId = chainId;
     await fillTimestamps(decoded.announcements, { client, retry, signal, fromBlock: from, toBlock: to });
     announcements.push(...decoded.announcements);
     skipped += decoded.skipped;

@@ -33,7 +33,7 @@ export {
   type RpcQuantity,
 } from './decode-logs.ts';
 export { fetchAnnouncements, DEFAULT_MAX_BLOCK_RANGE, type FetchAnnouncementsParameters, type FetchAnnouncementsReturnType } from './fetch-announcements.ts';
-export { chainAnnouncementPages, type ChainAnnouncementPagesParameters } from './chain-pages.ts';
+export { chainAnnouncementPages, type ChainAnnouncementPagesParameters, type ChainPageSourceChain } from './chain-pages.ts';
 export { chainCursor, cursorPosition } from './cursor.ts';
 export { ChainRpcError, type ChainRpcFailure } from './errors.ts';
 export {
