@@ -11,6 +11,10 @@
  * - SQLite / PostgreSQL: a fresh registry and `startIndexer` from block 0 to the head with the same
  *   range size (eth_getLogs, decoding and checks, the block-hash reads around each range, the
  *   transactional commit with its checkpoint), timed until the registry covers the head.
+ * - three chains at once (issue 24): three more anvil nodes (their own `--chain-id`), each holding a
+ *   third of N, indexed into one fresh registry by three indexers at the same time (one per
+ *   chain, as a server following `CHAINS` runs them), timed until all three cover their heads:
+ *   the total ingest, next to the one-chain rate of the same round.
  * Targets: at least 5,000 events/s, and at least half the raw rate.
  */
 import { encodeFunctionData, parseAbi, type Hex } from 'viem';
@@ -42,7 +46,8 @@ async function flood(chain: AnnouncerChain, n: number): Promise<void> {
     const count = Math.min(PER_TX, n - sent);
     const data = encodeFunctionData({ abi: floodAbi, functionName: 'flood', args: [ANNOUNCER_ADDRESS, 1000n, BigInt(count), BigInt(sent)] });
     const hash = await wallet.sendTransaction({ to: contractAddress!, data, gas: 29_000_000n } as never);
-    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    // A 29M-gas block of 1,000 events can take anvil minutes on a loaded 2-core machine.
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, timeout: 900_000 });
     if (receipt.status !== 'success' || receipt.logs.length !== count) throw new Error(`flood transaction emitted ${receipt.logs.length} of ${count} events`);
   }
 }
@@ -65,11 +70,11 @@ async function rawFetch(rpcUrl: string, head: number, range: number, expected: n
   return (events * 1000) / (performance.now() - started);
 }
 
-/** A fresh registry indexed from block 0 to `head`; returns events/s. */
-async function ingest(store: RegistryStore, rpcUrl: string, head: number, range: number, expected: number): Promise<number> {
-  const config: ChainConfig = {
+/** The indexer settings of one benchmark chain. */
+function benchChain(rpcUrl: string, name: string, range: number): ChainConfig {
+  return {
     rpcUrl,
-    name: 'anvil',
+    name,
     announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
     schemeId: 1000n,
     startBlock: 0,
@@ -78,12 +83,18 @@ async function ingest(store: RegistryStore, rpcUrl: string, head: number, range:
     maxBlockRange: range,
     leaseMs: 60_000,
   };
+}
+
+/** A fresh registry indexed from block 0 to each chain's head, all chains at once; returns events/s in total. */
+async function ingest(store: RegistryStore, targets: readonly { chain: AnnouncerChain; head: number }[], range: number, expected: number): Promise<number> {
   const started = performance.now();
-  const indexer = startIndexer({ store, config, timeoutMs: 60_000 });
+  const indexers = targets.map(({ chain }, i) =>
+    startIndexer({ store, config: benchChain(chain.rpcUrl, `anvil-${i}`, range), chainId: chain.chainId, timeoutMs: 60_000 }),
+  );
   try {
-    await indexer.waitForBlock(head, 600_000);
+    await Promise.all(indexers.map((indexer, i) => indexer.waitForBlock(targets[i]!.head, 600_000)));
   } finally {
-    await indexer.stop();
+    await Promise.all(indexers.map((indexer) => indexer.stop()));
   }
   const seconds = (performance.now() - started) / 1000;
   const count = await store.count();
@@ -96,6 +107,9 @@ export async function benchIndexer(): Promise<Measurement[]> {
   const range = Number(process.env.INDEXER_BENCH_RANGE ?? 2);
   const rounds = Number(process.env.INDEXER_ROUNDS ?? 3);
   const chain = await startAnnouncerChain();
+  // Three more chains for the three-chain case, a third of N each (whole transactions).
+  const third = Math.ceil(n / 3 / PER_TX) * PER_TX;
+  const three = await Promise.all([1_001, 1_002, 1_003].map((chainId) => startAnnouncerChain({ chainId })));
   const dir = temporaryDirectory('wraith-bench-indexer-');
   const cluster = POSTGRES_BIN === undefined ? undefined : await startPostgres();
   try {
@@ -103,25 +117,35 @@ export async function benchIndexer(): Promise<Measurement[]> {
     await flood(chain, n);
     const head = Number(await chain.blockNumber());
     console.log(`\nflooded ${n.toLocaleString()} announcements into ${Math.ceil(n / PER_TX)} blocks in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    for (const c of three) await flood(c, third);
+    const threeTargets = await Promise.all(three.map(async (c) => ({ chain: c, head: Number(await c.blockNumber()) })));
+    console.log(`flooded ${third.toLocaleString()} announcements into each of three more chains (ids ${three.map((c) => c.chainId).join(', ')})`);
     const raw: number[] = [];
     const sqlite: number[] = [];
     const postgres: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      raw.push(await rawFetch(chain.rpcUrl, head, range, n));
-      const file = await createSqliteStore(`file:${dir.path}/round-${round}.db`);
+    const sqliteThree: number[] = [];
+    const postgresThree: number[] = [];
+    /** One ingest into a fresh SQLite file and, when installed, a fresh PostgreSQL schema. */
+    const bothStores = async (name: string, targets: { chain: AnnouncerChain; head: number }[], expected: number, into: [number[], number[]]) => {
+      const file = await createSqliteStore(`file:${dir.path}/${name}.db`);
       try {
-        sqlite.push(await ingest(file, chain.rpcUrl, head, range, n));
+        into[0].push(await ingest(file, targets, range, expected));
       } finally {
         await file.close();
       }
       if (cluster !== undefined) {
         const store = await createPostgresStore(await cluster.freshSchema(), { timeoutMs: 60_000 });
         try {
-          postgres.push(await ingest(store, chain.rpcUrl, head, range, n));
+          into[1].push(await ingest(store, targets, range, expected));
         } finally {
           await store.close();
         }
       }
+    };
+    for (let round = 0; round < rounds; round++) {
+      raw.push(await rawFetch(chain.rpcUrl, head, range, n));
+      await bothStores(`one-${round}`, [{ chain, head }], n, [sqlite, postgres]);
+      await bothStores(`three-${round}`, threeTargets, 3 * third, [sqliteThree, postgresThree]);
     }
     const rawRate = median(raw);
     console.log(`\n## Chain indexer: ${n.toLocaleString()} Announcer events from anvil, ${range}-block eth_getLogs calls, median of ${rounds} rounds\n`);
@@ -138,10 +162,21 @@ export async function benchIndexer(): Promise<Measurement[]> {
       console.log(`| ingest into ${name} | ${formatRate(rate)} | ${(rate / rawRate).toFixed(2)}x | >= 5,000/s and >= 0.5x: ${met ? 'met' : 'NOT met'} |`);
       rows.push({ name: `indexer ingest into ${name}`, opsPerSecond: rate, unit: 'events/s', samples });
     }
+    console.log(`\n## Three chains at once: ${third.toLocaleString()} events on each of three anvil nodes, one indexer per chain into one registry, median of ${rounds} rounds\n`);
+    console.log('| registry | one chain, events/s | three chains at once, events/s in total | three / one |\n|---|---:|---:|---:|');
+    for (const [name, one, many] of [['SQLite', sqlite, sqliteThree], ['PostgreSQL', postgres, postgresThree]] as const) {
+      if (many.length === 0) {
+        console.log(`| ${name} | not measured (PostgreSQL not installed) | | |`);
+        continue;
+      }
+      console.log(`| ${name} | ${formatRate(median(one))} | ${formatRate(median(many))} | ${(median(many) / median(one)).toFixed(2)}x |`);
+      rows.push({ name: `indexer ingest of three chains at once into ${name}`, opsPerSecond: median(many), unit: 'events/s', samples: many });
+    }
     return rows;
   } finally {
     cluster?.destroy();
     await chain.stop();
+    await Promise.all(three.map((c) => c.stop()));
     dir.remove();
   }
 }

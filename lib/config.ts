@@ -65,8 +65,11 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** Private channels (`YELLOW_*`, lib/channels/config.ts). */
   yellow: YellowConfig;
-  /** The chain of payments and ERC-5564 announcements (PROTOCOL.md section 7); undefined: no chain features. */
-  chain: ChainConfig | undefined;
+  /**
+   * The chains of payments and ERC-5564 announcements (PROTOCOL.md section 7), from `CHAINS` or
+   * the one-chain shorthand `CHAIN_RPC_URL`; empty: no chain features.
+   */
+  chains: ChainConfig[];
   /** `REGISTRY_PUBLISH`: how HTTP publishes are treated (API.md "Configuration"). */
   registryPublish: RegistryPublishMode;
 };
@@ -74,11 +77,16 @@ export type Config = {
 /** `open`: the interface's HTTP publish; `verified`: only with an on-chain proof; `closed`: chain only. */
 export type RegistryPublishMode = 'open' | 'verified' | 'closed';
 
-/** `CHAIN_RPC_URL` and the indexer's settings (lib/chain/indexer.ts). */
+/** One followed chain (an entry of `CHAINS`, or `CHAIN_RPC_URL`) and its indexer's settings (lib/chain/indexer.ts). */
 export type ChainConfig = {
   rpcUrl: string;
-  /** The `chain` value of indexed rows. */
+  /** The `chain` value of indexed rows; unique among the chains. */
   name: string;
+  /**
+   * The EIP-155 id the RPC must answer (`chain_id` of a `CHAINS` entry); undefined: whatever it
+   * answers (read at start-up, lib/server/chain.ts).
+   */
+  chainId?: number;
   /** The Announcer contract, lowercase `0x` address. */
   announcer: `0x${string}`;
   schemeId: bigint;
@@ -99,6 +107,9 @@ export type ChainConfig = {
  * against a local dev chain.
  */
 export const DEFAULT_CONFIRMATIONS = 12;
+
+/** Default largest `eth_getLogs` range: what most hosted providers accept (it shrinks on refusal anyway). */
+export const DEFAULT_MAX_BLOCK_RANGE = 5_000;
 
 /** Raised when the environment does not validate; the message lists every problem. */
 export class ConfigError extends Error {
@@ -206,6 +217,85 @@ function originOf(entry: string): string | undefined {
   }
 }
 
+/** Keys of one `CHAINS` entry (API.md "Configuration"). */
+const CHAIN_ENTRY_KEYS = ['name', 'rpc_url', 'start_block', 'confirmations', 'max_block_range', 'chain_id'] as const;
+
+/** A chain's name: the `chain` value of its rows, and part of its indexer key. */
+const chainName = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_.:-]+$/, 'must be letters, digits, _ . : -');
+
+const wholeNumber = (min: number, max: number) =>
+  z.int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+/** One `CHAINS` entry: unknown (e.g. misspelt) keys are refused, so a typo cannot silently fall back to a default. */
+const chainEntry = z.strictObject(
+  {
+    name: chainName,
+    rpc_url: httpUrlText,
+    start_block: wholeNumber(0, Number.MAX_SAFE_INTEGER).optional(),
+    confirmations: wholeNumber(0, 10_000).optional(),
+    max_block_range: wholeNumber(1, 1_000_000).optional(),
+    chain_id: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+  },
+  {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        // Key names are shown only when they look like key names: a misplaced URL is never echoed.
+        const named = issue.keys.filter((key) => /^[A-Za-z_]{1,32}$/.test(key));
+        const what = named.length === issue.keys.length ? `unknown key ${named.join(', ')}` : 'unknown keys';
+        return `${what} (allowed: ${CHAIN_ENTRY_KEYS.join(', ')})`;
+      }
+      if (issue.code === 'invalid_type') return `must be an object {${CHAIN_ENTRY_KEYS.join(', ')}}`;
+      return undefined;
+    },
+  },
+);
+
+export type ChainEntry = z.output<typeof chainEntry>;
+
+/** `CHAINS`: a JSON array of entries with unique names, or unset. */
+const chainsVariable = z.preprocess(
+  unsetIfBlank,
+  z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        // JSON.parse's message quotes the text, which holds RPC URLs (often with API keys).
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {"name", "rpc_url", …} objects (the text is not JSON)' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z
+        .array(chainEntry, 'must be a JSON array of {"name", "rpc_url", …} objects')
+        .min(1, 'must list at least one chain (or leave CHAINS unset)')
+        .superRefine((entries, ctx) => {
+          const seen = new Set<string>();
+          entries.forEach((entry, index) => {
+            if (seen.has(entry.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `names must be unique: ${entry.name} appears more than once` });
+            seen.add(entry.name);
+          });
+          const ids = new Map<number, string>();
+          entries.forEach((entry, index) => {
+            if (entry.chain_id === undefined) return;
+            const other = ids.get(entry.chain_id);
+            if (other !== undefined) ctx.addIssue({ code: 'custom', path: [index, 'chain_id'], message: `chain ids must be unique: ${entry.name} and ${other} both say ${entry.chain_id}` });
+            ids.set(entry.chain_id, entry.name);
+          });
+        }),
+    )
+    .optional(),
+);
+
+/** The one-chain shorthand: refused beside `CHAINS`, where each entry carries these settings. */
+const SHORTHAND_VARIABLES = ['CHAIN_RPC_URL', 'CHAIN_NAME', 'INDEXER_START_BLOCK', 'INDEXER_CONFIRMATIONS', 'INDEXER_MAX_BLOCK_RANGE'] as const;
+
+/** `CHAINS.0.rpc_url` → `CHAINS[0].rpc_url`. */
+function variablePath(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
+}
+
 const environmentSchema = z.object({
   PORT: integer(0, 65535, 3001),
   HOSTNAME: z.preprocess(unsetIfBlank, z.string().trim().default('0.0.0.0')),
@@ -265,11 +355,9 @@ const environmentSchema = z.object({
   ),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
   ...yellowEnvironment,
+  CHAINS: chainsVariable,
   CHAIN_RPC_URL: httpUrl(),
-  CHAIN_NAME: z.preprocess(
-    unsetIfBlank,
-    z.string().trim().max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_.:-]+$/, 'must be letters, digits, _ . : -').default('ethereum'),
-  ),
+  CHAIN_NAME: z.preprocess(unsetIfBlank, chainName.default('ethereum')),
   ANNOUNCER_ADDRESS: z.preprocess(
     unsetIfBlank,
     z
@@ -292,7 +380,7 @@ const environmentSchema = z.object({
   INDEXER_START_BLOCK: integer(0, Number.MAX_SAFE_INTEGER, 0),
   INDEXER_CONFIRMATIONS: integer(0, 10_000, DEFAULT_CONFIRMATIONS),
   INDEXER_POLL_MS: integer(50, 3_600_000, 4_000),
-  INDEXER_MAX_BLOCK_RANGE: integer(1, 1_000_000, 5_000),
+  INDEXER_MAX_BLOCK_RANGE: integer(1, 1_000_000, DEFAULT_MAX_BLOCK_RANGE),
   INDEXER_LEASE_MS: integer(1_000, 3_600_000, 15_000),
   REGISTRY_PUBLISH: z.preprocess(
     (value) => (typeof unsetIfBlank(value) === 'string' ? String(value).trim().toLowerCase() : undefined),
@@ -312,10 +400,10 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(environmentSchema
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = environmentSchema.safeParse(env, {
     // zod's default messages are generic; keep them but never let one quote a value.
-    error: (issue) => (issue.code === 'invalid_type' ? 'must be a string' : undefined),
+    error: (issue) => (issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? 'is required' : `must be a ${issue.expected}`),
   });
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new ConfigError(parsed.error.issues.map((issue) => `${variablePath(issue.path)}: ${issue.message}`));
   }
   const e = parsed.data;
   const problems: string[] = [];
@@ -325,8 +413,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.PINNING_GATEWAY_URL === undefined) !== (e.PINNING_GATEWAY_TOKEN === undefined)) {
     problems.push('PINNING_GATEWAY_URL and PINNING_GATEWAY_TOKEN: set both or neither');
   }
-  if (e.REGISTRY_PUBLISH !== 'open' && e.CHAIN_RPC_URL === undefined) {
-    problems.push(`REGISTRY_PUBLISH: ${e.REGISTRY_PUBLISH} needs CHAIN_RPC_URL (the chain that proves or feeds announcements)`);
+  if (e.CHAINS !== undefined) {
+    const beside = SHORTHAND_VARIABLES.filter((name) => unsetIfBlank(env[name]) !== undefined);
+    if (beside.length > 0) {
+      problems.push(
+        `CHAINS: set either CHAINS or the one-chain shorthand, not both; unset ${beside.join(', ')} (each CHAINS entry has its own name, rpc_url, start_block, confirmations and max_block_range)`,
+      );
+    }
+  }
+  if (e.REGISTRY_PUBLISH !== 'open' && e.CHAINS === undefined && e.CHAIN_RPC_URL === undefined) {
+    problems.push(`REGISTRY_PUBLISH: ${e.REGISTRY_PUBLISH} needs a chain, CHAINS or CHAIN_RPC_URL (the chain that proves or feeds announcements)`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -362,20 +458,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     yellow: yellowConfigFrom(e),
-    chain:
-      e.CHAIN_RPC_URL === undefined
-        ? undefined
-        : {
-            rpcUrl: e.CHAIN_RPC_URL,
-            name: e.CHAIN_NAME,
-            announcer: e.ANNOUNCER_ADDRESS,
-            schemeId: e.ANNOUNCER_SCHEME_ID,
-            startBlock: e.INDEXER_START_BLOCK,
-            confirmations: e.INDEXER_CONFIRMATIONS,
-            pollMs: e.INDEXER_POLL_MS,
-            maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE,
-            leaseMs: e.INDEXER_LEASE_MS,
-          },
+    chains: chainsOf(e),
     registryPublish: e.REGISTRY_PUBLISH,
   };
+}
+
+/** The followed chains: the `CHAINS` entries, or the one chain of `CHAIN_RPC_URL`, or none. */
+function chainsOf(e: z.output<typeof environmentSchema>): ChainConfig[] {
+  const shared = { announcer: e.ANNOUNCER_ADDRESS, schemeId: e.ANNOUNCER_SCHEME_ID, pollMs: e.INDEXER_POLL_MS, leaseMs: e.INDEXER_LEASE_MS };
+  if (e.CHAINS !== undefined) {
+    return e.CHAINS.map((entry) => ({
+      ...shared,
+      rpcUrl: entry.rpc_url,
+      name: entry.name,
+      ...(entry.chain_id === undefined ? {} : { chainId: entry.chain_id }),
+      startBlock: entry.start_block ?? 0,
+      confirmations: entry.confirmations ?? DEFAULT_CONFIRMATIONS,
+      maxBlockRange: entry.max_block_range ?? DEFAULT_MAX_BLOCK_RANGE,
+    }));
+  }
+  if (e.CHAIN_RPC_URL === undefined) return [];
+  return [
+    {
+      ...shared,
+      rpcUrl: e.CHAIN_RPC_URL,
+      name: e.CHAIN_NAME,
+      startBlock: e.INDEXER_START_BLOCK,
+      confirmations: e.INDEXER_CONFIRMATIONS,
+      maxBlockRange: e.INDEXER_MAX_BLOCK_RANGE,
+    },
+  ];
 }

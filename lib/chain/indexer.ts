@@ -1,14 +1,23 @@
 /**
- * The chain indexer: follows the ERC-5564 Announcer's events of the configured scheme into the
- * registry (PROTOCOL.md sections 6 and 7, API.md `CHAIN_RPC_URL` / `INDEXER_*`).
+ * The chain indexer of one chain: follows the ERC-5564 Announcer's events of the configured
+ * scheme into the registry (PROTOCOL.md sections 6 and 7, API.md `CHAINS` / `CHAIN_RPC_URL` /
+ * `INDEXER_*`). A server following several chains runs one per chain (lib/server/chain.ts), each
+ * with its own key, so cursor, checkpoints, backoff and lease are per chain: a slow or dead RPC
+ * stalls only its chain, and two instances may lead different chains.
  *
  * One tick, repeated:
  * 1. take or renew the lease (`acquireIndexerLease`): of several instances sharing a registry,
- *    one indexes at a time; when it dies its lease lapses after `INDEXER_LEASE_MS` and another
- *    takes over from the block where the registry says it stopped;
+ *    one indexes a chain at a time; when it dies its lease lapses after `INDEXER_LEASE_MS` and
+ *    another takes over from the block where the registry says it stopped. While the tick runs
+ *    the lease is renewed every third of `INDEXER_LEASE_MS`, so a tick slowed by its provider
+ *    keeps its work instead of finding the lease lapsed at commit;
  * 2. check the newest checkpoint (the hash of the last indexed block) against the chain; when a
  *    reorganisation replaced it, walk the checkpoints back to the newest block both agree on and
- *    rewind the registry to it (`rewindIndexedRange`: rows of the removed blocks are undone);
+ *    rewind the registry to it (`rewindIndexedRange`: rows of the removed blocks are undone).
+ *    Each committed range leaves a checkpoint for its last block and one for every block its
+ *    events sit in (`blockHashes`), so the walk stops at the fork point itself: by hash chaining
+ *    every block at or below a matching checkpoint is unchanged, and every row above it sits in
+ *    a block whose checkpoint no longer matches;
  * 3. fetch the announcements of the next range, at most `INDEXER_MAX_BLOCK_RANGE` blocks, ending
  *    at most `INDEXER_CONFIRMATIONS` blocks behind the head, through the SDK's
  *    `fetchAnnouncements` (ranges shrink when the provider refuses them; transient faults are
@@ -25,15 +34,18 @@
 import { fetchAnnouncements, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../config.ts';
 import { log } from '../http/log.ts';
-import { IndexerLeaseLostError, type ChainEvent, type IndexerState, type RegistryStore } from '../registry/store.ts';
+import { IndexerLeaseLostError, type ChainEvent, type IndexerCheckpoint, type IndexerState, type RegistryStore } from '../registry/store.ts';
 import { chainErrorSummary, createChainClients, type ChainClients } from './rpc.ts';
 
 /** Longest pause after repeated failures. */
 const MAX_BACKOFF_MS = 60_000;
 const FIRST_BACKOFF_MS = 500;
 
-/** What /health reports about this instance's indexer. */
+/** What /health reports about this instance's indexer of one chain. */
 export type IndexerStatus = {
+  /** The chain's name (`chain` of its rows) and EIP-155 id. */
+  name: string;
+  chainId: number;
   /** True while this instance holds the lease and indexes. */
   leader: boolean;
   /** Last block whose announcements are in the registry (this instance's view), null before the first range. */
@@ -58,6 +70,8 @@ export type Indexer = {
 export type StartIndexerOptions = {
   store: RegistryStore;
   config: ChainConfig;
+  /** The EIP-155 id the chain's RPC answered (rows carry it). */
+  chainId: number;
   /** Timeout of each RPC call (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
   /** Names this instance in the lease (default: a random id). */
@@ -65,19 +79,24 @@ export type StartIndexerOptions = {
   clients?: ChainClients;
 };
 
-/** The lease and cursor key: one indexer state per chain, Announcer and scheme. */
+/**
+ * The lease and cursor key: one indexer state per chain, Announcer and scheme. Chain names are
+ * unique (lib/config.ts), so every followed chain has its own key; a one-chain deployment keeps
+ * the key it had before `CHAINS` existed and resumes where it stopped.
+ */
 export function indexerKey(config: Pick<ChainConfig, 'name' | 'announcer' | 'schemeId'>): string {
   return `${config.name}:${config.announcer.toLowerCase()}:${config.schemeId}`;
 }
 
 /** Start indexing in the background. */
 export function startIndexer(options: StartIndexerOptions): Indexer {
-  const { store, config } = options;
+  const { store, config, chainId } = options;
   const key = indexerKey(config);
   const owner = options.owner ?? `wraith-${globalThis.crypto.randomUUID()}`;
   const clients = options.clients ?? createChainClients(config.rpcUrl, options.timeoutMs);
   const controller = new AbortController();
-  const status: IndexerStatus = { leader: false, indexedBlock: null, headBlock: null, failures: 0, lastError: null, lastSuccessAt: null };
+  const status: IndexerStatus = { name: config.name, chainId, leader: false, indexedBlock: null, headBlock: null, failures: 0, lastError: null, lastSuccessAt: null };
+  const logFields = { chain: config.name, chain_id: chainId };
   const waiters = new Set<{ block: number; resolve: () => void }>();
 
   const wake = () => {
@@ -89,18 +108,60 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     }
   };
 
-  /** One tick; returns how long to wait before the next. */
-  async function tick(): Promise<number> {
+  /**
+   * One tick; returns how long to wait before the next, and the failure of a standing-by
+   * instance's head read (reported, but it must not slow the instance's watch on the lease).
+   */
+  async function tick(): Promise<{ pause: number; failure?: unknown }> {
     const state = await store.acquireIndexerLease(key, owner, config.leaseMs);
     if (state === null) {
-      if (status.leader) log('info', 'indexer standing by: another instance holds the lease', { key });
+      if (status.leader) log('info', 'indexer standing by: another instance holds the lease', { ...logFields, key });
       status.leader = false;
       // Check again well before the holder's lease could lapse unnoticed.
-      return Math.min(config.pollMs, Math.floor(config.leaseMs / 3));
+      const pause = Math.min(config.pollMs, Math.floor(config.leaseMs / 3));
+      // The head, so that /health of a standing-by instance still shows the lag and a dead RPC.
+      try {
+        status.headBlock = Number(await clients.blockNumber());
+        return { pause };
+      } catch (failure) {
+        return { pause, failure };
+      }
     }
-    if (!status.leader) log('info', 'indexer leading', { key, next_block: state.nextBlock ?? config.startBlock });
+    if (!status.leader) log('info', 'indexer leading', { ...logFields, key, next_block: state.nextBlock ?? config.startBlock });
     status.leader = true;
+    const renewal = keepLease();
+    try {
+      return { pause: await lead(state) };
+    } finally {
+      renewal.stop();
+    }
+  }
 
+  /**
+   * Renew the lease every third of its length while a tick runs: a slow provider (retries,
+   * timeouts) must not let it lapse under a tick that would then throw its work away. Renewing
+   * is taking it again (`acquireIndexerLease` by its holder); a renewal that finds it taken
+   * ends nothing by itself: the tick's fenced commit is refused and the loop reports it.
+   */
+  function keepLease(): { stop(): void } {
+    const timer = setInterval(() => {
+      store.acquireIndexerLease(key, owner, config.leaseMs).catch(() => undefined); // a failed renewal shows at commit
+    }, Math.max(1, Math.floor(config.leaseMs / 3)));
+    return { stop: () => clearInterval(timer) };
+  }
+
+  /** Whether rows stored before rows carried chain ids were given this chain's id (once per start). */
+  let legacyLabelled = false;
+
+  /** The rest of a tick, holding the lease. */
+  async function lead(state: IndexerState): Promise<number> {
+    if (!legacyLabelled) {
+      // A registry written when a server followed one chain: its chain rows get this chain's id
+      // when they carry its name (idempotent; the store says how many it labelled).
+      const labelled = await store.labelLegacyChainRows(config.name, chainId);
+      if (labelled > 0) log('info', 'rows indexed before chain ids labelled with this chain', { ...logFields, labelled });
+      legacyLabelled = true;
+    }
     const nextBlock = state.nextBlock ?? config.startBlock;
     status.indexedBlock = nextBlock - 1 >= config.startBlock ? nextBlock - 1 : null;
     // While catching up, the head last read is still far enough ahead to say where this range
@@ -135,7 +196,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     // The chain moved under the fetch: read the range again rather than store a mix of two forks.
     if (before !== after) return 0;
 
-    const events = fetched.announcements.map(toChainEvent);
+    const events = fetched.announcements.map((announcement) => toChainEvent(announcement, chainId));
     // Read the next range while this one is stored: the provider and the database work at once.
     if (toBlock < target) {
       readAhead = readRange(toBlock + 1, Math.min(target, toBlock + config.maxBlockRange));
@@ -144,9 +205,10 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
       // provider first, so the node assembles the next answer while this range is stored.
       await readAhead.requested.catch(() => undefined);
     }
-    const result = await store.commitIndexedRange(key, owner, { fromBlock: nextBlock, toBlock, toBlockHash: after, events });
+    const result = await store.commitIndexedRange(key, owner, { chainId, fromBlock: nextBlock, toBlock, toBlockHash: after, blockHashes: eventBlockHashes(fetched.announcements, toBlock), events });
     if (fetched.skipped > 0 || events.length > 0) {
       log('info', 'indexed announcements', {
+        ...logFields,
         from_block: nextBlock,
         to_block: toBlock,
         stored: result.inserted,
@@ -209,10 +271,22 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
         break;
       }
     }
-    const { removed } = await store.rewindIndexedRange(key, owner, forkBlock);
-    log('warn', 'chain reorganisation: indexed blocks undone', { after_block: forkBlock, undone_from: newest.blockNumber, removed });
+    const { removed } = await store.rewindIndexedRange(key, owner, forkBlock, chainId);
+    log('warn', 'chain reorganisation: indexed blocks undone', { ...logFields, after_block: forkBlock, undone_from: newest.blockNumber, removed });
     status.indexedBlock = forkBlock >= config.startBlock ? forkBlock : null;
     return true;
+  }
+
+  /** Say truly why a commit was refused: another instance holds the lease now, or it lapsed and is free. */
+  async function reportLostLease(): Promise<void> {
+    const holder = await store.indexerStatus(key).catch(() => undefined);
+    if (holder === undefined) {
+      log('warn', 'indexer lease lost; its holder is unknown (registry unreachable)', { ...logFields, key });
+    } else if (holder.owner !== null && holder.owner !== owner && (holder.leaseExpiresAt ?? 0) > Date.now()) {
+      log('warn', 'indexer lease lost: another instance took over', { ...logFields, key, holder: holder.owner });
+    } else {
+      log('warn', 'indexer lease lapsed during a tick (no other instance holds it); taking it again', { ...logFields, key });
+    }
   }
 
   const running = (async () => {
@@ -220,22 +294,28 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     while (!controller.signal.aborted) {
       let pause: number;
       try {
-        pause = await tick();
-        status.failures = 0;
-        status.lastError = null;
-        status.lastSuccessAt = Date.now();
-        backoff = FIRST_BACKOFF_MS;
+        const outcome = await tick();
+        pause = outcome.pause;
+        if (outcome.failure === undefined) {
+          status.failures = 0;
+          status.lastError = null;
+          status.lastSuccessAt = Date.now();
+          backoff = FIRST_BACKOFF_MS;
+        } else {
+          status.failures++;
+          status.lastError = chainErrorSummary(outcome.failure);
+        }
       } catch (error) {
         if (controller.signal.aborted) break;
         knownHead = undefined; // a chain rolled back below it must not leave ranges past its head
         if (error instanceof IndexerLeaseLostError) {
           status.leader = false;
-          log('warn', 'indexer lease lost: another instance took over', { key });
+          await reportLostLease();
           pause = 0;
         } else {
           status.failures++;
           status.lastError = chainErrorSummary(error);
-          log('warn', 'indexer tick failed; retrying', { error: status.lastError, failures: status.failures, retry_in_ms: backoff });
+          log('warn', 'indexer tick failed; retrying', { ...logFields, error: status.lastError, failures: status.failures, retry_in_ms: backoff });
           pause = backoff;
           // Exponential with jitter, so instances that failed together do not retry together.
           backoff = Math.min(MAX_BACKOFF_MS, Math.round(backoff * (1.5 + Math.random())));
@@ -269,9 +349,20 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
   };
 }
 
-/** The registry's form of a decoded Announcer event. */
-export function toChainEvent(announcement: ChainAnnouncement): ChainEvent {
+/**
+ * The checkpoints a range leaves besides its last block: the hash of every block its events sit
+ * in (from the logs), ascending, so a reorganisation finds its fork point (see the module's notes).
+ */
+export function eventBlockHashes(announcements: readonly ChainAnnouncement[], toBlock: number): IndexerCheckpoint[] {
+  const hashes = new Map<number, string>();
+  for (const a of announcements) if (a.blockNumber < toBlock) hashes.set(a.blockNumber, a.blockHash);
+  return [...hashes].sort(([a], [b]) => a - b).map(([blockNumber, blockHash]) => ({ blockNumber, blockHash }));
+}
+
+/** The registry's form of a decoded Announcer event of chain `chainId`. */
+export function toChainEvent(announcement: ChainAnnouncement, chainId: number): ChainEvent {
   return {
+    chainId,
     ephemeralKey: announcement.ephemeralKey,
     viewTag: announcement.viewTag,
     txHash: announcement.txHash,

@@ -1,6 +1,6 @@
 /**
- * The server's JSON-RPC access to `CHAIN_RPC_URL` (API.md "Configuration"), for the indexer and
- * verified publishing.
+ * The server's JSON-RPC access to one followed chain (an entry of `CHAINS`, or `CHAIN_RPC_URL`;
+ * API.md "Configuration"), for its indexer and verified publishing.
  *
  * Two viem clients over one URL. Block and receipt reads retry transient faults themselves
  * (viem's http transport: timeouts, connection errors, 408/429/5xx, honouring Retry-After, with
@@ -22,6 +22,8 @@ const READ_RETRY_DELAY_MS = 100;
 export type ChainClients = {
   /** For `fetchAnnouncements` (no transport retries). */
   logs: PublicClient;
+  /** The EIP-155 id the node answers (`eth_chainId`). */
+  chainId(): Promise<number>;
   blockNumber(): Promise<bigint>;
   /** Hash of block `number` of the chain the node follows now. */
   blockHash(number: number): Promise<string>;
@@ -38,6 +40,7 @@ export function createChainClients(rpcUrl: string, timeoutMs: number): ChainClie
   const logs = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
   return {
     logs,
+    chainId: () => reads.getChainId(),
     blockNumber: () => reads.getBlockNumber({ cacheTime: 0 }),
     async blockHash(number) {
       const block = await reads.getBlock({ blockNumber: BigInt(number) });

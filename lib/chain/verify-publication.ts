@@ -37,7 +37,7 @@ function notVerified(reason: string): HttpError {
  */
 export async function verifyPublication(
   request: PublishAnnouncementRequest,
-  { clients, config, timeoutMs }: { clients: ChainClients; config: ChainConfig; timeoutMs: number },
+  { clients, config, chainId, timeoutMs }: { clients: ChainClients; config: ChainConfig; chainId: number; timeoutMs: number },
 ): Promise<VerifiedPublication> {
   const hex = TX_HASH.exec(request.tx_hash.trim())?.[1];
   if (hex === undefined) throw notVerified('tx_hash is not a transaction hash (0x and 64 hex digits)');
@@ -50,7 +50,7 @@ export async function verifyPublication(
   const match = announcements.find((a) => a.viewTag === request.view_tag && Buffer.compare(a.ephemeralKey, request.ephemeral_key) === 0);
   if (match === undefined) throw notVerified('the transaction announces another ephemeral_key or view_tag');
   const timestamp = match.timestamp > 0 ? match.timestamp : await upstream(() => clients.blockTimestamp(receipt.blockNumber), timeoutMs);
-  return { ...toChainEvent({ ...match, timestamp }), amount: request.amount ?? null, channelId: request.channel_id ?? null };
+  return { ...toChainEvent({ ...match, timestamp }, chainId), amount: request.amount ?? null, channelId: request.channel_id ?? null };
 }
 
 async function upstream<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {

@@ -131,6 +131,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
         uptime_seconds: 42,
         announcements_count: 0,
         registry: { kind: 'sqlite', ok: true },
+        chains: [],
         chain: null,
       },
     },

@@ -5,13 +5,15 @@
  * "Configuration"): better no server than one running with a silently weakened setting. The
  * registry is opened eagerly so the first request does not pay for it; a registry that cannot
  * be opened does not stop the server (it may be a database that comes up later): /health
- * reports `degraded` and requests that need it answer 503 until it opens. With `CHAIN_RPC_URL`
- * set, the chain indexer starts here (lib/server/chain.ts).
+ * reports `degraded` and requests that need it answer 503 until it opens. With `CHAINS` or
+ * `CHAIN_RPC_URL` set, each chain's id is read and its indexer started here (lib/server/chain.ts):
+ * two chains answering one id, or an id contradicting the entry's `chain_id`, stop the process
+ * like a configuration error; an RPC that does not answer does not.
  */
 import { ConfigError } from '../config.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
-import { startChainIndexer } from './chain.ts';
+import { ChainIdentityError, startChains } from './chain.ts';
 import { getRegistry } from './registry.ts';
 import { processSingleton } from './singleton.ts';
 
@@ -32,14 +34,23 @@ export async function boot(): Promise<void> {
     }
     throw error;
   }
-  // Before the registry opens, so that on shutdown the indexer stops (and frees its lease) before
-  // the registry closes: shutdown hooks run in the order they were registered.
-  startChainIndexer();
+  // Started before the registry opens, so that on shutdown the indexers stop (and free their
+  // leases) before the registry closes: shutdown hooks run in the order they were registered.
+  const chains = startChains().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   try {
     const store = await getRegistry();
     log('info', 'registry open', { kind: store.kind });
   } catch (error) {
     log('error', 'registry unavailable at start-up', { error: error instanceof Error ? error.message : String(error) });
   }
+  const refused = await chains;
+  if (refused instanceof ChainIdentityError) {
+    process.stderr.write(`wraith: ${refused.message}\n`);
+    process.exit(1);
+  }
+  if (refused !== undefined) throw refused;
   processSingleton(BOOTED_SLOT, () => true);
 }

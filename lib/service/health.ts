@@ -1,16 +1,18 @@
 /**
- * GET /health (INTERFACE.md 4.7): the process is alive, whether the registry answers, and with
- * `CHAIN_RPC_URL` how far the chain indexer got (indexed block, head, lag).
+ * GET /health (INTERFACE.md 4.7, API.md "Several chains"): the process is alive, whether the
+ * registry answers, and for every followed chain how far its indexer got (indexed block, head,
+ * lag), whether this instance holds its lease, and its RPC's current failure.
  *
  * A registry that cannot be opened, reports itself unhealthy or does not answer within
- * {@link HEALTH_TIMEOUT_MS} makes the report `degraded` (HTTP 503), so a load balancer takes the
- * instance out of rotation instead of sending it publishes that would fail.
+ * {@link HEALTH_TIMEOUT_MS} makes the report `degraded` with HTTP 503, so a load balancer takes
+ * the instance out of rotation instead of sending it publishes that would fail. A chain whose RPC
+ * fails makes it `degraded` with HTTP 200: reads, scans and the other chains still work.
  */
 import packageJson from '../../package.json';
 import { log } from '../http/log.ts';
 import type { HealthResponse } from '../schemas/health.ts';
 import { getConfig } from '../server/config.ts';
-import { runningIndexer } from '../server/chain.ts';
+import { chainStatuses } from '../server/chain.ts';
 import { getRegistry, registryKindOf } from '../server/registry.ts';
 import { indexerKey } from '../chain/indexer.ts';
 import type { RegistryStore } from '../registry/store.ts';
@@ -36,39 +38,56 @@ export async function healthReport(): Promise<HealthReport> {
     const health = await withTimeout(store.health(), HEALTH_TIMEOUT_MS);
     if (!health.ok) throw new Error(health.error ?? 'the store reports itself unhealthy');
     const count = await withTimeout(store.count(), HEALTH_TIMEOUT_MS);
-    const chain = await withTimeout(chainReport(store), HEALTH_TIMEOUT_MS);
+    const chains = await withTimeout(chainsReport(store), HEALTH_TIMEOUT_MS);
     return {
       httpStatus: 200,
-      body: { status: 'ok', ...base, announcements_count: count, registry: { kind: store.kind, ok: true }, chain },
+      body: {
+        status: chains.some((chain) => chain.error !== null) ? 'degraded' : 'ok',
+        ...base,
+        announcements_count: count,
+        registry: { kind: store.kind, ok: true },
+        chains,
+        chain: legacyChain(chains),
+      },
     };
   } catch (error) {
     log('warn', 'registry unhealthy', { error: error instanceof Error ? error.message : String(error) });
     return {
       httpStatus: 503,
-      body: { status: 'degraded', ...base, announcements_count: null, registry: { kind, ok: false }, chain: null },
+      body: { status: 'degraded', ...base, announcements_count: null, registry: { kind, ok: false }, chains: [], chain: null },
     };
   }
 }
 
 /**
- * The indexer's progress. The indexed block comes from the registry (the instance that holds the
- * lease may be another one); the head and failures from this instance's own indexer. A failing
- * chain does not make the instance `degraded`: reads and scans still work.
+ * Each followed chain's progress. The indexed block comes from the registry (the instance that
+ * holds the chain's lease may be another one); the head, the lease and the failure from this
+ * instance's own indexer of that chain (a standing-by indexer reads the head too).
  */
-async function chainReport(store: RegistryStore): Promise<HealthResponse['chain']> {
-  const chain = getConfig().chain;
-  if (chain === undefined) return null;
-  const indexer = runningIndexer()?.status();
-  const shared = await store.indexerStatus(indexerKey(chain));
-  const indexedBlock = shared.nextBlock === null || shared.nextBlock <= chain.startBlock ? null : shared.nextBlock - 1;
-  const headBlock = indexer?.headBlock ?? null;
-  return {
-    name: chain.name,
-    indexed_block: indexedBlock,
-    head_block: headBlock,
-    lag_blocks: headBlock === null || indexedBlock === null ? null : Math.max(0, headBlock - indexedBlock),
-    indexing: indexer?.leader ?? false,
-    ok: indexer === undefined || indexer.failures < 3,
-    error: indexer?.lastError ?? null,
-  };
+async function chainsReport(store: RegistryStore): Promise<HealthResponse['chains']> {
+  return Promise.all(
+    chainStatuses().map(async ({ chain, indexer }) => {
+      const { config } = chain;
+      const shared = await store.indexerStatus(indexerKey(config));
+      const indexedBlock = shared.nextBlock === null || shared.nextBlock <= config.startBlock ? null : shared.nextBlock - 1;
+      const headBlock = indexer?.headBlock ?? null;
+      return {
+        name: config.name,
+        chain_id: chain.identified ? (chain.chainId ?? null) : null,
+        indexed_block: indexedBlock,
+        head_block: headBlock,
+        lag_blocks: headBlock === null || indexedBlock === null ? null : Math.max(0, headBlock - indexedBlock),
+        indexing: indexer?.leader ?? false,
+        error: chain.problem ?? indexer?.lastError ?? null,
+      };
+    }),
+  );
+}
+
+/** The first chain in the shape `chain` had before `chains` (kept for one-chain clients). */
+function legacyChain(chains: HealthResponse['chains']): HealthResponse['chain'] {
+  const first = chains[0];
+  if (first === undefined) return null;
+  const { chain_id: _, ...rest } = first;
+  return { ...rest, ok: first.error === null };
 }

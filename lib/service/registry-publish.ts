@@ -10,7 +10,7 @@ import { verifyPublication } from '../chain/verify-publication.ts';
 import { HttpError } from '../http/errors.ts';
 import type { RegistryStore } from '../registry/store.ts';
 import type { PublishAnnouncementRequest } from '../schemas/registry.ts';
-import { getChainClients } from '../server/chain.ts';
+import { followedChains } from '../server/chain.ts';
 import { getConfig } from '../server/config.ts';
 import { publishAnnouncement } from './registry-api.ts';
 
@@ -22,9 +22,12 @@ export async function publishInMode(store: RegistryStore, request: PublishAnnoun
     case 'closed':
       throw new HttpError(403, 'PUBLISH_CLOSED', 'This registry takes announcements from the chain only (REGISTRY_PUBLISH=closed): announce the payment on the ERC-5564 Announcer instead; it appears here once indexed.');
     case 'verified': {
-      const clients = getChainClients();
-      if (config.chain === undefined || clients === undefined) throw new Error('REGISTRY_PUBLISH=verified without CHAIN_RPC_URL'); // refused by loadConfig
-      const proved = await verifyPublication(request, { clients, config: config.chain, timeoutMs: config.upstreamTimeoutMs });
+      // The first followed chain, until a publish names its chain_id (issue 24: the coordinator's
+      // verify code picks the chain with followedChainById / chainClientsById).
+      const chain = followedChains()[0];
+      if (chain === undefined) throw new Error('REGISTRY_PUBLISH=verified without a chain'); // refused by loadConfig
+      if (chain.chainId === undefined) throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'The chain RPC has not answered yet; try again shortly.');
+      const proved = await verifyPublication(request, { clients: chain.clients, config: chain.config, chainId: chain.chainId, timeoutMs: config.upstreamTimeoutMs });
       const stored = await store.publishVerified(proved);
       return { id: stored.id, success: true };
     }

@@ -115,6 +115,73 @@ describe('loadConfig', () => {
   });
 });
 
+describe('CHAINS: several chains at once', () => {
+  const base = { name: 'base', rpc_url: 'https://base.example/v2/key-s3cret' };
+  const optimism = { name: 'optimism', rpc_url: 'https://op.example', start_block: 120, confirmations: 3, max_block_range: 2_000, chain_id: 10 };
+
+  it('reads every entry, with the defaults of the one-chain settings for what an entry leaves out', () => {
+    const chains = loadConfig({ CHAINS: JSON.stringify([base, optimism]) }).chains;
+    expect(chains).toEqual([
+      expect.objectContaining({ name: 'base', rpcUrl: base.rpc_url, startBlock: 0, confirmations: 12, maxBlockRange: 5_000 }),
+      expect.objectContaining({ name: 'optimism', rpcUrl: 'https://op.example', startBlock: 120, confirmations: 3, maxBlockRange: 2_000, chainId: 10 }),
+    ]);
+    expect(chains[0]).not.toHaveProperty('chainId');
+  });
+
+  it('keeps CHAIN_RPC_URL and its siblings as the one-chain shorthand, and no chain when neither is set', () => {
+    expect(loadConfig({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', CHAIN_NAME: 'anvil', INDEXER_START_BLOCK: '7', INDEXER_CONFIRMATIONS: '0' }).chains).toEqual([
+      expect.objectContaining({ name: 'anvil', rpcUrl: 'http://127.0.0.1:8545', startBlock: 7, confirmations: 0 }),
+    ]);
+    expect(loadConfig({}).chains).toEqual([]);
+  });
+
+  it.each([
+    ['a misspelt key', [{ name: 'base', rcp_url: 'https://base.example' }], ['CHAINS[0].rpc_url: is required', 'CHAINS[0]: unknown key rcp_url']],
+    ['an unknown key', [{ ...base, confirmation: 3 }], ['CHAINS[0]: unknown key confirmation']],
+    ['two entries with one name', [base, { ...optimism, name: 'base' }], ['CHAINS[1].name: names must be unique: base appears more than once']],
+    ['two entries with one chain_id', [{ ...base, chain_id: 10 }, optimism], ['CHAINS[1].chain_id: chain ids must be unique']],
+    ['a URL that is not http(s)', [{ ...base, rpc_url: 'wss://base.example/key-s3cret' }], ['CHAINS[0].rpc_url: must be an http(s) URL']],
+    ['a negative start block', [{ ...base, start_block: -1 }], ['CHAINS[0].start_block: must be at least 0']],
+    ['a fractional range', [{ ...base, max_block_range: 1.5 }], ['CHAINS[0].max_block_range: must be a whole number']],
+    ['a name with spaces', [{ ...base, name: 'base mainnet' }], ['CHAINS[0].name: must be letters, digits']],
+    ['an entry that is not an object', ['https://base.example/key-s3cret'], ['CHAINS[0]: must be an object']],
+    ['an empty list', [], ['CHAINS: must list at least one chain']],
+  ])('refuses %s, naming the entry and the rule', (_, chains, expected) => {
+    const problems = problemsOf({ CHAINS: JSON.stringify(chains) });
+    expect(problems).toHaveLength(expected.length);
+    expected.forEach((start, i) => expect(problems[i]).toContain(start));
+    expect(problems.join()).not.toContain('s3cret');
+  });
+
+  it('refuses text that is not JSON without quoting it (RPC URLs carry API keys)', () => {
+    const problems = problemsOf({ CHAINS: 'https://base.example/v2/key-s3cret' });
+    expect(problems).toEqual([expect.stringMatching(/^CHAINS: must be a JSON array/)]);
+    expect(problems.join()).not.toContain('s3cret');
+  });
+
+  it('never echoes an unknown key that is not a key name (a URL pasted in the wrong place)', () => {
+    const problems = problemsOf({ CHAINS: JSON.stringify([{ ...base, 'https://k3y-s3cret@rpc.example': 1 }]) });
+    expect(problems).toEqual(['CHAINS[0]: unknown keys (allowed: name, rpc_url, start_block, confirmations, max_block_range, chain_id)']);
+  });
+
+  it.each(['CHAIN_RPC_URL', 'CHAIN_NAME', 'INDEXER_START_BLOCK', 'INDEXER_CONFIRMATIONS', 'INDEXER_MAX_BLOCK_RANGE'])(
+    'refuses CHAINS beside the shorthand %s, saying which to unset',
+    (name) => {
+      const value = name === 'CHAIN_RPC_URL' ? 'http://127.0.0.1:8545' : name === 'CHAIN_NAME' ? 'anvil' : '3';
+      expect(problemsOf({ CHAINS: JSON.stringify([base]), [name]: value })).toEqual([expect.stringMatching(new RegExp(`^CHAINS: set either CHAINS or the one-chain shorthand, not both; unset ${name} `))]);
+    },
+  );
+
+  it('accepts CHAINS beside blank shorthand variables (a copied .env.example)', () => {
+    expect(loadConfig({ CHAINS: JSON.stringify([base]), CHAIN_RPC_URL: '', CHAIN_NAME: ' ' }).chains).toHaveLength(1);
+  });
+
+  it('lets REGISTRY_PUBLISH=verified or closed run with CHAINS, and refuses them with no chain at all', () => {
+    expect(loadConfig({ CHAINS: JSON.stringify([base]), REGISTRY_PUBLISH: 'verified' }).registryPublish).toBe('verified');
+    expect(problemsOf({ REGISTRY_PUBLISH: 'closed' })).toEqual([expect.stringMatching(/^REGISTRY_PUBLISH: closed needs a chain, CHAINS or CHAIN_RPC_URL/)]);
+  });
+});
+
 describe('the documentation of the configuration', () => {
   const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
   const documented = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name!, value!] as const);
@@ -129,7 +196,7 @@ describe('the documentation of the configuration', () => {
 
   it('explains in the README the settings an operator changes first and the ones for several instances', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of ['REGISTRY_URL', 'UPSTASH_REDIS_REST_URL', 'RATE_LIMIT_FAIL_OPEN', 'API_KEY', 'PINNING_JWT']) expect(readme).toContain(name);
+    for (const name of ['REGISTRY_URL', 'UPSTASH_REDIS_REST_URL', 'RATE_LIMIT_FAIL_OPEN', 'API_KEY', 'PINNING_JWT', 'CHAINS', 'CHAIN_RPC_URL']) expect(readme).toContain(name);
   });
 });
 

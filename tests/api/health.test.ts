@@ -28,7 +28,8 @@ describe('GET /health', () => {
       uptime_seconds: expect.any(Number),
       announcements_count: 1,
       registry: { kind: 'memory', ok: true },
-      chain: null, // no CHAIN_RPC_URL
+      chains: [], // no CHAINS or CHAIN_RPC_URL
+      chain: null,
     });
     expect(Number.isInteger(response.json.uptime_seconds)).toBe(true);
   });

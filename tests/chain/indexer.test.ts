@@ -7,14 +7,15 @@
  * The reference in every test is the chain itself: the set of valid announcements that
  * `fetchAnnouncements` reads straight from anvil, compared with what the registry holds.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStealthPayment, generateKeys, type PaymentNoteInput } from '@wraith-pq/sdk';
 import { ANNOUNCER_ADDRESS, fetchAnnouncements } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../../lib/config.ts';
 import { startIndexer, type Indexer } from '../../lib/chain/indexer.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
 import { createPostgresStore } from '../../lib/registry/postgres.ts';
-import type { RegistryStore, StoredAnnouncement } from '../../lib/registry/store.ts';
+import { IndexerLeaseLostError, type CommitResult, type RegistryStore, type StoredAnnouncement } from '../../lib/registry/store.ts';
+import { createChainClients, type ChainClients } from '../../lib/chain/rpc.ts';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
 import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
@@ -61,8 +62,8 @@ async function sqliteStore(): Promise<{ url: string; store: RegistryStore }> {
   return { url, store };
 }
 
-function run(store: RegistryStore, config = chainConfig(), owner?: string, timeoutMs = 2_000): Indexer {
-  const indexer = startIndexer({ store, config, timeoutMs, ...(owner === undefined ? {} : { owner }) });
+function run(store: RegistryStore, config = chainConfig(), owner?: string, timeoutMs = 2_000, clients?: ChainClients): Indexer {
+  const indexer = startIndexer({ store, config, chainId: chain.chainId, timeoutMs, ...(owner === undefined ? {} : { owner }), ...(clients === undefined ? {} : { clients }) });
   cleanups.push(() => indexer.stop());
   return indexer;
 }
@@ -84,10 +85,10 @@ async function allRows(store: RegistryStore): Promise<StoredAnnouncement[]> {
   }
 }
 
-/** `tx:logIndex:ciphertext-prefix` of each valid announcement on the canonical chain now. */
-async function canonicalAnnouncements(): Promise<string[]> {
+/** `tx:logIndex:ciphertext-prefix` of each valid announcement on the canonical chain now (from `fromBlock`). */
+async function canonicalAnnouncements(fromBlock = 0): Promise<string[]> {
   const head = await chain.blockNumber();
-  const { announcements } = await fetchAnnouncements({ client: chain.publicClient, fromBlock: 0n, toBlock: head });
+  const { announcements } = await fetchAnnouncements({ client: chain.publicClient, fromBlock: BigInt(fromBlock), toBlock: head });
   return announcements.map((a) => `${a.txHash.toLowerCase()}:${a.logIndex}:${Buffer.from(a.ephemeralKey.subarray(0, 8)).toString('hex')}`).sort();
 }
 
@@ -100,6 +101,60 @@ function registryAnnouncements(rows: StoredAnnouncement[]): string[] {
 
 async function caughtUp(indexer: Indexer): Promise<void> {
   await indexer.waitForBlock(Number(await chain.blockNumber()), 60_000);
+}
+
+/** What the indexer asked of the store: rewinds with what they removed, commits with their counts, refused commits. */
+type StoreCalls = { rewinds: { toBlock: number; removed: number }[]; commits: CommitResult[]; leaseLost: number };
+
+/** `store` with its indexer writes recorded in `calls`. */
+function recorded(store: RegistryStore, calls: StoreCalls): RegistryStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property === 'rewindIndexedRange') {
+        return async (...args: Parameters<RegistryStore['rewindIndexedRange']>) => {
+          const result = await target.rewindIndexedRange(...args);
+          calls.rewinds.push({ toBlock: args[2], removed: result.removed });
+          return result;
+        };
+      }
+      if (property === 'commitIndexedRange') {
+        return async (...args: Parameters<RegistryStore['commitIndexedRange']>) => {
+          try {
+            const result = await target.commitIndexedRange(...args);
+            calls.commits.push(result);
+            return result;
+          } catch (error) {
+            if (error instanceof IndexerLeaseLostError) calls.leaseLost++;
+            throw error;
+          }
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The JSON log lines written while `during` runs. */
+async function logsDuring<T>(during: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
+  const written: string[] = [];
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  try {
+    const result = await during();
+    return { result, lines: written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  } finally {
+    write.mockRestore();
+  }
+}
+
+/** Clients of `rpcUrl` (default the chain) with every block read (head, hash) held back `delayMs` first: a slow provider. */
+function slowClients(delayMs: number, rpcUrl = chain.rpcUrl): ChainClients {
+  const clients = createChainClients(rpcUrl, 10_000);
+  const later = <T>(read: () => Promise<T>) => new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(read);
+  return { ...clients, blockNumber: () => later(() => clients.blockNumber()), blockHash: (n) => later(() => clients.blockHash(n)) };
 }
 
 describe('the chain indexer', () => {
@@ -229,6 +284,112 @@ describe('the chain indexer', () => {
     await caughtUp(indexer);
     expect(indexer.status().failures).toBe(0);
     expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements());
+  });
+});
+
+describe('the chain indexer under reorganisations and slow providers', () => {
+  it('stores the chain id it was given on every row', async () => {
+    const { store } = await sqliteStore();
+    const { receipt } = await pay();
+    const indexer = run(store);
+    await caughtUp(indexer);
+    const row = (await allRows(store)).find((r) => r.txHash.toLowerCase() === receipt.transactionHash);
+    expect(row?.chainId).toBe(chain.chainId);
+  });
+
+  it('rewinds a depth-3 reorganisation after a 35-block burst to its fork point: exactly the rows of the 3 replaced blocks are undone', async () => {
+    const { store } = await sqliteStore();
+    const calls: StoreCalls = { rewinds: [], commits: [], leaseLost: 0 };
+    const startBlock = Number(await chain.blockNumber()) + 1;
+    for (let i = 0; i < 35; i++) await pay(i % 2 ? recipient : stranger); // 35 blocks, one announcement each
+    const head = Number(await chain.blockNumber());
+    // One range covers the whole burst, as for an indexer that was caught up when the burst came.
+    const indexer = run(recorded(store, calls), chainConfig({ startBlock, maxBlockRange: 100 }));
+    await caughtUp(indexer);
+    expect(calls.commits.reduce((n, c) => n + c.inserted, 0)).toBe(35);
+    const replaced = (await allRows(store)).filter((r) => r.blockNumber! > head - 3).map((r) => r.txHash.toLowerCase());
+    expect(replaced).toHaveLength(3);
+
+    await chain.reorg(3);
+    const after = await pay();
+    calls.commits.length = 0;
+    await indexer.waitForBlock(Number(after.receipt.blockNumber), 60_000);
+    // Back to the newest block both forks share, not to the previous range's end (startBlock - 1).
+    expect(calls.rewinds).toEqual([{ toBlock: head - 3, removed: 3 }]);
+    // Nothing of the 32 unchanged blocks was indexed again: only the new payment.
+    expect(calls.commits.reduce((n, c) => n + c.inserted, 0)).toBe(1);
+    const hashes = (await allRows(store)).map((r) => r.txHash.toLowerCase());
+    for (const hash of replaced) expect(hashes).not.toContain(hash);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements(startBlock));
+  });
+
+  it('keeps its lease through ticks slower than the lease: no work thrown away, no "lease lost"', async () => {
+    const { store } = await sqliteStore();
+    const calls: StoreCalls = { rewinds: [], commits: [], leaseLost: 0 };
+    const startBlock = Number(await chain.blockNumber()) + 1;
+    for (let i = 0; i < 3; i++) await pay();
+    // Every block read takes 700 ms and a tick reads at least three: each tick outlives the 1 s lease.
+    const { lines } = await logsDuring(async () => {
+      const indexer = run(recorded(store, calls), chainConfig({ startBlock, maxBlockRange: 1, leaseMs: 1_000 }), 'slow', 5_000, slowClients(700));
+      await caughtUp(indexer);
+    });
+    expect(calls.leaseLost).toBe(0);
+    expect(lines.filter((line) => String(line['msg']).includes('lease'))).toEqual([]);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements(startBlock));
+  });
+
+  it('throws no work away under a flaky, slow provider (25 % faults, 700 ms reads, a 1 s lease)', async () => {
+    const { store } = await sqliteStore();
+    const calls: StoreCalls = { rewinds: [], commits: [], leaseLost: 0 };
+    const startBlock = Number(await chain.blockNumber()) + 1;
+    for (let i = 0; i < 4; i++) await pay(i % 2 ? recipient : stranger);
+    const proxy = await startRpcFaultProxy({ target: chain.rpcUrl, failureRate: 0.25, modes: ['429', '5xx', 'reset'], seed: 24 });
+    cleanups.push(() => proxy.close());
+    const { lines } = await logsDuring(async () => {
+      const indexer = run(recorded(store, calls), chainConfig({ startBlock, maxBlockRange: 2, leaseMs: 1_000, rpcUrl: proxy.url }), 'flaky', 5_000, slowClients(700, proxy.url));
+      await caughtUp(indexer);
+    });
+    expect(Object.values(proxy.stats.failed).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(calls.leaseLost).toBe(0);
+    expect(lines.filter((line) => String(line['msg']).includes('lease'))).toEqual([]);
+    expect(registryAnnouncements(await allRows(store))).toEqual(await canonicalAnnouncements(startBlock));
+  });
+
+  it('says the lease lapsed, not that another instance took over, when nobody else holds it', async () => {
+    const { store } = await sqliteStore();
+    const startBlock = Number(await chain.blockNumber()) + 1;
+    await pay();
+    // Renewals during a tick fail (a registry hiccup): the 1 s lease lapses under the slow tick.
+    let inTick = false;
+    let lapses = 0;
+    const failingRenewals = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'acquireIndexerLease') {
+          return (...args: Parameters<RegistryStore['acquireIndexerLease']>) => {
+            if (inTick) return Promise.reject(new Error('registry hiccup'));
+            inTick = true;
+            return target.acquireIndexerLease(...args);
+          };
+        }
+        if (property === 'commitIndexedRange') {
+          return (...args: Parameters<RegistryStore['commitIndexedRange']>) =>
+            target.commitIndexedRange(...args).finally(() => {
+              inTick = false;
+              lapses++;
+            });
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const { lines } = await logsDuring(async () => {
+      const indexer = run(failingRenewals, chainConfig({ startBlock, maxBlockRange: 1, leaseMs: 1_000 }), 'alone', 5_000, slowClients(800));
+      await expect.poll(() => lapses, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      await indexer.stop();
+    });
+    const lost = lines.filter((line) => String(line['msg']).includes('lease'));
+    expect(lost.length).toBeGreaterThan(0);
+    for (const line of lost) expect(line['msg']).toMatch(/lapsed during a tick \(no other instance holds it\)/);
   });
 });
 

@@ -123,6 +123,8 @@ describe('a server that indexes the chain (REGISTRY_PUBLISH=open)', () => {
     const health = (await http(server, '/health')).json;
     expect(health).toMatchObject({ status: 'ok', chain: { name: 'anvil', indexing: true, ok: true, error: null } });
     expect(health.chain.lag_blocks).toBe(health.chain.head_block - health.chain.indexed_block);
+    // The same, per chain, with the id the RPC answered (CHAIN_RPC_URL is one chain of `chains`).
+    expect(health.chains).toEqual([{ ...health.chain, chain_id: 31337, ok: undefined }].map(({ ok: _, ...entry }) => entry));
   });
 
   it('stores once an announcement published over HTTP and then indexed from the chain', async () => {

@@ -66,6 +66,8 @@ export type AnnouncerChainOptions = {
   blockTime?: number;
   /** false: no mining until `mine()` (anvil `--no-mining`); the helper's own writes then mine their block. Default true. */
   automine?: boolean;
+  /** The node's EIP-155 id (anvil `--chain-id`; default 31337), for several chains at once. */
+  chainId?: number;
 };
 
 export type AnnouncerChain = {
@@ -120,13 +122,15 @@ export async function startAnnouncerChain(options: AnnouncerChainOptions = {}): 
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   let automine = options.automine ?? true;
   if (!automine) args.push('--no-mining');
+  const chain: Chain = options.chainId === undefined ? foundry : { ...foundry, id: options.chainId };
+  if (options.chainId !== undefined) args.push('--chain-id', String(options.chainId));
   const anvil = await startAnvil(args);
   const { rpcUrl } = anvil;
   try {
     const transport = http(rpcUrl, { retryCount: 0 });
-    const publicClient = createPublicClient({ chain: foundry, transport, pollingInterval: 50 });
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
     const accounts = DEV_KEYS.map((key) => privateKeyToAccount(key));
-    const wallets = accounts.map((account) => createWalletClient({ account, chain: foundry, transport, pollingInterval: 50 }));
+    const wallets = accounts.map((account) => createWalletClient({ account, chain, transport, pollingInterval: 50 }));
     const rpc = <T>(method: string, params: unknown[] = []) => publicClient.request({ method, params } as never) as Promise<T>;
     const mine = async (blocks = 1) => {
       await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
@@ -158,7 +162,7 @@ export async function startAnnouncerChain(options: AnnouncerChainOptions = {}): 
 
     return {
       rpcUrl,
-      chainId: foundry.id,
+      chainId: chain.id,
       publicClient: publicClient as PublicClient,
       wallets,
       accounts,

@@ -27,7 +27,20 @@ export type HealthJson = {
   /** `null` when the registry is unreachable. */
   announcements_count: number | null;
   registry: { kind: 'memory' | 'sqlite' | 'postgres' | 'libsql'; ok: boolean };
-  /** The chain indexer (`CHAIN_RPC_URL`); null when no chain is configured or the registry is unreachable. */
+  /** Every followed chain (`CHAINS` or `CHAIN_RPC_URL`); empty when none is or the registry is unreachable. */
+  chains: {
+    name: string;
+    /** EIP-155 id its RPC answered; null until it answered. */
+    chain_id: number | null;
+    indexed_block: number | null;
+    head_block: number | null;
+    lag_blocks: number | null;
+    /** This instance holds the chain's indexer lease. */
+    indexing: boolean;
+    /** The RPC's current failure (status is then `degraded`, HTTP 200); null while it works. */
+    error: string | null;
+  }[];
+  /** Deprecated (read `chains`): its first entry without `chain_id`; null when no chain is followed. */
   chain: {
     name: string;
     /** Last block whose announcements are in the registry. */
