@@ -146,14 +146,14 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Publish an announcement',
     description:
       'Stores the announcement of a payment. The server sets the timestamp; tx_hash is unique after trimming and lowercasing. A 201 means it is durably stored. ' +
-      'Under REGISTRY_PUBLISH=verified the tx_hash must be a mined, successful transaction that announced exactly this ephemeral_key and view_tag on the ERC-5564 Announcer (422 TX_NOT_VERIFIED otherwise), and the row is stored as that chain event; under REGISTRY_PUBLISH=closed publishing is refused (403 PUBLISH_CLOSED) and announcements come from the chain only.',
+      'Under REGISTRY_PUBLISH=verified the tx_hash must be a mined, successful transaction that announced exactly this ephemeral_key and view_tag on the ERC-5564 Announcer of the chain chain_id names (422 TX_NOT_VERIFIED otherwise, 422 CHAIN_NOT_FOLLOWED for a chain the server does not follow; chain_id may be left out when the server follows one chain), and the row is stored as that chain event; under REGISTRY_PUBLISH=closed publishing is refused (403 PUBLISH_CLOSED) and announcements come from the chain only.',
     body: publishAnnouncementRequest,
     responses: [{ status: 201, description: 'Stored, with its registry id', schema: publishAnnouncementResponse }],
     errors: [
       ...BODY_ERRORS,
       { status: 403, codes: ['PUBLISH_CLOSED'] },
       { status: 409, codes: ['DUPLICATE_ANNOUNCEMENT'] },
-      { status: 422, codes: ['TX_NOT_VERIFIED'] },
+      { status: 422, codes: ['TX_NOT_VERIFIED', 'CHAIN_NOT_FOLLOWED'] },
       ...UPSTREAM,
       UNAVAILABLE,
     ],

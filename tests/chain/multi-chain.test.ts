@@ -9,7 +9,7 @@
  * writes, through the store, which gives each row's chain id).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStealthPayment, generateKeys } from '@wraith-pq/sdk';
+import { bytesToHex, createStealthPayment, generateKeys } from '@wraith-pq/sdk';
 import { fetchAnnouncements } from '@wraith-pq/sdk/evm';
 import { createPostgresStore } from '../../lib/registry/postgres.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
@@ -196,6 +196,45 @@ describe('one server following three chains (SQLite)', () => {
     const resumed = logLines(server).filter((line) => line['msg'] === 'indexer leading');
     expect(NAMES.map((name) => resumed.find((line) => line['chain'] === name)?.['next_block'])).toEqual(stoppedAt.map((block) => block + 1));
     await expectRegistryEqualsChains(store);
+  });
+});
+
+describe('REGISTRY_PUBLISH=verified with several chains', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // The indexers stay far behind (confirmations), so every row here comes from a verified publish.
+    const urls = [chains[0]!.rpcUrl, chains[1]!.rpcUrl];
+    const CHAINS = JSON.stringify(urls.map((rpc_url, i) => ({ name: NAMES[i], rpc_url, confirmations: 1_000_000 })));
+    server = await startServer({ env: { ...chainsEnv({ REGISTRY_URL: 'memory:', REGISTRY_PUBLISH: 'verified' }), CHAINS } });
+  });
+  afterAll(() => server?.stop());
+
+  /** A payment announced on chain `i`, as its sender publishes it. */
+  async function announced(i: number): Promise<Record<string, unknown>> {
+    const payment = createStealthPayment(keys.metaAddress);
+    const receipt = await chains[i]!.announce(payment);
+    return { ephemeral_key: bytesToHex(payment.ephemeralCiphertext), view_tag: payment.viewTag, tx_hash: receipt.transactionHash };
+  }
+
+  it('proves a publish on the chain it names, and stores it with that chain id', async () => {
+    const body = await announced(1);
+    const stored = await http(server, '/api/v1/registry/announcements', { body: { ...body, chain_id: CHAIN_IDS[1] } });
+    expect(stored.status).toBe(201);
+    const { json } = await http(server, `/api/v1/registry/announcements?chain_id=${CHAIN_IDS[1]}`);
+    expect(json.announcements).toEqual([expect.objectContaining({ id: stored.json.id, chain_id: CHAIN_IDS[1], chain: NAMES[1], tx_hash: (body['tx_hash'] as string).toLowerCase() })]);
+  });
+
+  it('refuses a publish naming the wrong followed chain (not proved there), a chain it does not follow (422 CHAIN_NOT_FOLLOWED), or none (400)', async () => {
+    const body = await announced(0);
+    const elsewhere = await http(server, '/api/v1/registry/announcements', { body: { ...body, chain_id: CHAIN_IDS[1] } });
+    expect([elsewhere.status, elsewhere.json.error.code]).toEqual([422, 'TX_NOT_VERIFIED']);
+    const unfollowed = await http(server, '/api/v1/registry/announcements', { body: { ...body, chain_id: CHAIN_IDS[2] } });
+    expect([unfollowed.status, unfollowed.json.error.code]).toEqual([422, 'CHAIN_NOT_FOLLOWED']);
+    expect(unfollowed.json.error.message).not.toContain(chains[0]!.rpcUrl);
+    const unnamed = await http(server, '/api/v1/registry/announcements', { body });
+    expect([unnamed.status, unnamed.json.error.details]).toEqual([400, [{ path: 'chain_id', issue: 'is required: this server follows several chains; name the one the transaction is on' }]]);
+    expect((await http(server, '/api/v1/registry/announcements?chain_id=1001')).json.total).toBe(0);
+    expect((await http(server, '/api/v1/registry/announcements', { body: { ...body, chain_id: CHAIN_IDS[0] } })).status).toBe(201);
   });
 });
 
