@@ -16,6 +16,8 @@ export type SpendablePayment = {
   stealthSecretKey: Uint8Array;
   /** Amount the sender sealed into the note (base units), when there is one. */
   noteAmount: bigint | null;
+  /** The payment's transaction named in the note, when there is one. */
+  noteTxHash: `0x${string}` | null;
 };
 
 export type SpendableSource =
@@ -37,8 +39,28 @@ export async function findSpendable(keys: OpenedKeys, source: SpendableSource): 
     for (const discovery of batch.discoveries) {
       const stealthAddress = getAddress(discovery.stealthAddress);
       if (found.has(stealthAddress) || discovery.stealthSecretKey === undefined) continue;
-      found.set(stealthAddress, { stealthAddress, stealthSecretKey: discovery.stealthSecretKey, noteAmount: discovery.note?.amount ?? null });
+      found.set(stealthAddress, { stealthAddress, stealthSecretKey: discovery.stealthSecretKey, noteAmount: discovery.note?.amount ?? null, noteTxHash: discovery.note?.txHash ?? null });
     }
   }
   return [...found.values()];
+}
+
+/** `transfer(address,uint256)`: the call an ERC-20 payment makes. */
+const TRANSFER_SELECTOR = '0xa9059cbb';
+
+/**
+ * The ERC-20 a payment was made in, read from the transaction its note names: a `transfer` to
+ * the stealth address from a token contract. Null for a coin payment, a payment without a note,
+ * or a transaction the node does not know. Read through the user's RPC only.
+ */
+export async function noteToken(client: PublicClient, payment: SpendablePayment): Promise<Address | null> {
+  if (payment.noteTxHash === null) return null;
+  try {
+    const tx = await client.getTransaction({ hash: payment.noteTxHash });
+    if (tx.to === null || !tx.input.startsWith(TRANSFER_SELECTOR) || tx.input.length < 74) return null;
+    const recipient = getAddress(`0x${tx.input.slice(34, 74)}`);
+    return recipient === payment.stealthAddress ? getAddress(tx.to) : null;
+  } catch {
+    return null;
+  }
 }

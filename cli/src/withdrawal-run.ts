@@ -59,7 +59,7 @@ export async function estimatePayment(client: PublicClient, payment: SpendablePa
     estimate.steps = [];
     estimate.problem = reasonOf(error);
     if (error instanceof InsufficientGasError) {
-      estimate.problem.hint = `the tokens need ${error.required} wei of gas at ${payment.stealthAddress}; send the difference there, then withdraw again (the coin is left so the tokens can still pay their gas)`;
+      estimate.problem.hint = `send at least ${error.required - error.available} wei of the coin to ${payment.stealthAddress} (from an account you do not mind linking to this payment), then run withdraw again; its coin is not swept meanwhile, so the tokens keep their gas`;
     }
     return estimate;
   }

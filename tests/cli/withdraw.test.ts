@@ -78,14 +78,16 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
 
   it('a payment the payer cannot cover is refused before signing: no transaction, the nonce does not move', async () => {
     const [nonceBefore, tokenlessNonce, block] = await Promise.all([nonceOf(PAYER_KEY), nonceOf(TOKENLESS_KEY), chain.blockNumber()]);
-    const noTokens = await pay(['--token', token, '--amount', '1'], TOKENLESS_KEY);
-    expect(noTokens.code).toBe(1);
+    // Refusals send nothing, so they can run side by side.
+    const [noTokens, tooManyTokens, tooMuchCoin, topUpTooBig] = await Promise.all([
+      pay(['--token', token, '--amount', '1'], TOKENLESS_KEY),
+      pay(['--token', token, '--amount', (10n ** 25n).toString()]),
+      pay(['--amount', parseEther('1000000').toString()]),
+      pay(['--token', token, '--amount', '1', '--gas-top-up', parseEther('1000000').toString()]),
+    ]);
     expect(noTokens.stderr).toMatch(/^wraith: INSUFFICIENT_TOKENS: the paying account 0x[0-9a-fA-F]{40} holds 0 TST, less than the 0\.000000000000000001 TST to pay; nothing was sent — /);
-    const tooManyTokens = await pay(['--token', token, '--amount', (10n ** 25n).toString()]);
-    expect(tooManyTokens.stderr).toMatch(/^wraith: INSUFFICIENT_TOKENS: /);
-    const tooMuchCoin = await pay(['--amount', parseEther('1000000').toString()]);
+    expect(tooManyTokens.stderr).toMatch(/^wraith: INSUFFICIENT_TOKENS: .* holds [\d.]+ TST, less than the 10000000 TST to pay/);
     expect(tooMuchCoin.stderr).toMatch(/^wraith: INSUFFICIENT_FUNDS: the paying account .* holds [\d.]+ ETH, and this payment needs up to [\d.]+ ETH \(1000000 ETH plus the gas/);
-    const topUpTooBig = await pay(['--token', token, '--amount', '1', '--gas-top-up', parseEther('1000000').toString()]);
     expect(topUpTooBig.stderr).toMatch(/^wraith: INSUFFICIENT_FUNDS: .*a gas top-up of 1000000 ETH/);
     for (const run of [noTokens, tooManyTokens, tooMuchCoin, topUpTooBig]) {
       expect(run.code).toBe(1);
@@ -118,13 +120,15 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(await chain.blockNumber()).toBe(block);
   });
 
-  it('withdraw --all --to-file moves each payment to its own fresh address, tokens before coin; the one without gas fails with its reason and the rest go through', async () => {
+  it('withdraw --all --to-file moves each payment to its own fresh address, tokens before coin; the one without gas fails with its reason, the rest go through, and the run resumes', async () => {
     const destinations = paid.map(() => fresh());
     writeFileSync(join(dir.path, 'fresh.txt'), `# one fresh address per payment\n${destinations.join('\n')}\n`);
-    const run = await cli(['withdraw', '--keystore', keystore, '--rpc', chain.rpcUrl, '--discoveries', found, '--all', '--token', token, '--to-file', 'fresh.txt', '--yes', '--json']);
+    // No --token: the payments' notes name their token transfers, and those tokens are withdrawn too.
+    const run = await cli(['withdraw', '--keystore', keystore, '--rpc', chain.rpcUrl, '--discoveries', found, '--all', '--to-file', 'fresh.txt', '--yes', '--json']);
     expect(run.code).toBe(1); // one payment failed
     expect(run.stderr).toMatch(/wraith: WITHDRAWAL_FAILED: 1 of 4 payments could not be withdrawn/);
     expect(run.stderr).toMatch(/\[1\/4\] 0x[0-9a-fA-F]{40}: 100 TST sent in 0x[0-9a-f]{64}/);
+    expect(run.stderr).toMatch(/\[3\/4\] 0x[0-9a-fA-F]{40}: FAILED: INSUFFICIENT_GAS: .* — send at least \d+ wei of the coin to 0x/);
     const lines = jsonLines(run.stdout);
     expect(lines.filter((l) => l.type === 'estimate')).toHaveLength(4);
     const results = lines.filter((l) => l.type === 'withdrawal');
@@ -154,6 +158,16 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
       expect(await tokensOf(destinations[i]!)).toBe(i === 0 ? HUNDRED : 0n);
     }
     expect(await coinOf(destinations[1]!)).toBeGreaterThan(parseEther('0.2499'));
+
+    // Gas sent to the failed payment, the same command again: only it is left, and it goes to
+    // the address it was given (unused), never to one an earlier run filled.
+    const gas = await chain.wallets[2]!.sendTransaction({ to: getAddress(paid[2]!.stealth_address), value: parseEther('0.001') });
+    await chain.publicClient.waitForTransactionReceipt({ hash: gas });
+    const resumed = await cli(['withdraw', '--keystore', keystore, '--rpc', chain.rpcUrl, '--discoveries', found, '--all', '--to-file', 'fresh.txt', '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(new RegExp(`^withdrew ${paid[2]!.stealth_address} → ${destinations[2]}: 0\\.000000000000005 TST in 0x[0-9a-f]{64} \\(fee [\\d.]+ ETH\\), [\\d.]+ ETH in 0x[0-9a-f]{64} \\(fee [\\d.]+ ETH\\)\n$`));
+    for (const p of paid) expect([await coinOf(p.stealth_address), await tokensOf(p.stealth_address)]).toEqual([0n, 0n]);
+    expect(await tokensOf(destinations[2]!)).toBe(5000n);
   });
 
   it('history --csv and --json list every withdrawal and the failure, agreeing with the receipts; the file on disk is sealed', async () => {
@@ -162,7 +176,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     const [header, ...rows] = csv.stdout.trim().split('\n').map((line) => line.split(','));
     expect(header).toEqual(['date', 'chain_id', 'status', 'stealth_address', 'destination', 'asset', 'symbol', 'amount', 'amount_formatted', 'fee_paid', 'fee_bound', 'fee_kind', 'hash', 'error']);
     const column = (row: string[], name: string) => row[header!.indexOf(name)]!;
-    expect(rows.map((r) => column(r, 'status'))).toEqual(['withdrawn', 'withdrawn', 'withdrawn', 'failed', 'withdrawn']);
+    expect(rows.map((r) => column(r, 'status'))).toEqual(['withdrawn', 'withdrawn', 'withdrawn', 'failed', 'withdrawn', 'withdrawn', 'withdrawn']);
     for (const row of rows.filter((r) => column(r, 'status') === 'withdrawn')) {
       const receipt = await chain.publicClient.getTransactionReceipt({ hash: column(row, 'hash') as Hash });
       expect(BigInt(column(row, 'fee_paid'))).toBe(receipt.gasUsed * receipt.effectiveGasPrice);

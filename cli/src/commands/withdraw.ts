@@ -21,11 +21,11 @@ import { confirm } from '../confirm.js';
 import { assignDestinations } from '../destinations.js';
 import { readDiscoveriesFile, type DiscoveriesFile } from '../discoveries-file.js';
 import { CliError, UsageError } from '../errors.js';
-import { appendHistory, type HistoryRecord } from '../history-file.js';
+import { appendHistory, readHistory, type HistoryRecord } from '../history-file.js';
 import { openKeystoreWithPassword } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
-import { findSpendable, type SpendableSource } from '../spendable.js';
+import { findSpendable, noteToken, type SpendableSource } from '../spendable.js';
 import { estimatePayment, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
 
 export const USAGE =
@@ -86,6 +86,11 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     payments = selected.map((a) => payments.find((p) => p.stealthAddress === a)!);
   }
 
+  // Tokens the notes name are withdrawn too: sweeping a token payment's coin alone would leave
+  // its tokens without the gas to move them.
+  for (const token of await Promise.all(payments.map((p) => noteToken(client, p)))) {
+    if (token !== null && !tokens.includes(token)) tokens.push(token);
+  }
   // What each holds; with --all only those holding something are withdrawn.
   const balances = payments.length === 0 ? [] : await stealthBalances({ client, addresses: payments.map((p) => p.stealthAddress), tokens });
   const holding = payments
@@ -99,12 +104,18 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     return;
   }
 
+  const history = await readHistory(values.keystore, password);
   const destinations = await assignDestinations({
     ...(values.to === undefined ? {} : { to: values.to }),
     ...(values['to-file'] === undefined ? {} : { toFile: values['to-file'] }),
     count: holding.length,
     allowLinking: values['allow-linking'] === true,
     stealthAddresses: payments.map((p) => p.stealthAddress),
+    // A resumed run must not hand a payment an address an earlier run already used.
+    isUsed: async (address) =>
+      history.some((r) => r.status === 'withdrawn' && r.destination === address) ||
+      (await client.getTransactionCount({ address })) > 0 ||
+      (await stealthBalances({ client, addresses: [address], tokens })).some((b) => b.native > 0n || b.tokens.some((t) => t.balance > 0n)),
     usage: USAGE,
   });
   const units = new Map<Address, AssetUnit>(await Promise.all(tokens.map(async (t) => [t, await tokenUnit(client, t)] as const)));
@@ -127,6 +138,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     info(`${label} → ${estimate.destination}…`);
     const done = await withdrawPayment(client, estimate, (step) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, NATIVE_UNIT)})`));
     results.push(done);
+    if (done.error !== null) info(`${label}: FAILED: ${done.error.code}: ${done.error.message} — ${done.error.hint}`);
     await appendHistory(values.keystore, password, historyRecords(done, chain.id, units));
     if (values.json) resultJson(resultJsonOf(done, units));
     else result(resultLine(done, units));
@@ -135,7 +147,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   const failed = results.filter((r) => r.status === 'failed').length;
   if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: results.length, done: results.length - failed, failed });
   info(`withdrew ${results.length - failed} of ${results.length} payment${results.length === 1 ? '' : 's'}${failed > 0 ? `, ${failed} failed` : ''}; recorded in \`wraith history --keystore ${values.keystore}\``);
-  if (failed > 0) throw new CliError('WITHDRAWAL_FAILED', `${failed} of ${results.length} payments could not be withdrawn (reasons above)`, 'fix what each reason says and run withdraw again: the payments already withdrawn hold nothing and are skipped');
+  if (failed > 0) throw new CliError('WITHDRAWAL_FAILED', `${failed} of ${results.length} payments could not be withdrawn (reasons above)`, 'fix what each reason says and run the same command again: payments already withdrawn hold nothing and are skipped, and so are --to-file addresses already used');
 }
 
 /** Where the payments' announcements are: the file's blocks or registry, or the chain from --from-block. */
@@ -187,7 +199,7 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
   for (const [i, e] of estimates.entries()) {
     info(`  ${i + 1}. ${e.payment.stealthAddress} → ${e.destination}${e.destinationUsed ? '  (this destination was used before: not a fresh address)' : ''}`);
     for (const s of e.steps) {
-      const about = s.afterTokens ? ' (about: what the token withdrawals leave of their gas)' : '';
+      const about = s.afterTokens ? ' (about: the coin left once the token withdrawal has paid its gas)' : '';
       const behind = s.asset === 'native' ? `; ${s.maxRemainder === 0n ? '0 wei stays behind' : `at most ${formatAmount(s.maxRemainder, NATIVE_UNIT)} stays behind`}` : '';
       info(`       ${formatAmount(s.amount, s.unit)}${about}, ${feeText(s)}${behind}`);
     }
