@@ -7,6 +7,7 @@
  * failing one reported with its reason while the others go through; `wraith history` lists what
  * was withdrawn, as CSV and JSON that agree with the chain's receipts. No run prints a secret.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { erc20Abi, getAddress, parseEther, type Address, type Hash } from 'viem';
@@ -16,7 +17,7 @@ import { bytesToHex, openKeys, scanRegistry } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { DEV_KEYS, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { compileContracts } from '../helpers/anvil.ts';
-import { temporaryDirectory } from '../helpers/server.ts';
+import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
 
 const PASSWORD = 'withdraw-test-password';
@@ -35,6 +36,29 @@ const coinOf = (address: string) => chain.publicClient.getBalance({ address: get
 const tokensOf = (address: string) => chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(address)] });
 const nonceOf = (key: `0x${string}`) => chain.publicClient.getTransactionCount({ address: privateKeyToAccount(key).address });
 const fresh = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
+/** `wraith ...args` on a pseudo-terminal (`script`, util-linux), typing `answer` at the [y/N] question. */
+function onTerminal(args: string[], answer: string): Promise<{ code: number | null; output: string }> {
+  const env = Object.fromEntries([...Object.entries(process.env).filter(([name]) => !name.startsWith('WRAITH_')), ['WRAITH_PASSWORD', PASSWORD]]) as NodeJS.ProcessEnv;
+  const child = spawn('script', ['-qec', [process.execPath, join(PROJECT_DIR, 'cli', 'bin', 'wraith.js'), ...args].join(' '), '/dev/null'], { cwd: dir.path, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let answered = false;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (!answered && output.includes('[y/N] ')) {
+      answered = true;
+      child.stdin.write(`${answer}\r`);
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      runs.push({ code, stdout: output, stderr: '' });
+      resolve({ code, output });
+    }),
+  );
+}
 
 beforeAll(async () => {
   requireCliBuild();
@@ -96,7 +120,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect([await nonceOf(PAYER_KEY), await nonceOf(TOKENLESS_KEY), await chain.blockNumber()]).toEqual([nonceBefore, tokenlessNonce, block]);
   });
 
-  it('withdraw refuses to send several payments to one address without --allow-linking, and asks before sending', async () => {
+  it('withdraw refuses to send several payments to one address without --allow-linking, and asks before sending (on a terminal, naming the link)', async () => {
     const scan = await cli(['scan', '--keystore', keystore, '--rpc', chain.rpcUrl, '--json']);
     expect(scan.code, scan.stderr).toBe(0);
     writeFileSync(found, scan.stdout);
@@ -117,6 +141,12 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(unconfirmed.stderr).toMatch(/0\.2499\d+ ETH, fee exactly 0\.0\d+ ETH; 0 wei stays behind/);
     expect(unconfirmed.stderr).toMatch(/cannot withdraw: INSUFFICIENT_GAS: /);
     expect(unconfirmed.stderr).toMatch(/wraith: CONFIRMATION_REQUIRED: .* — read the estimate above, then run again with --yes/);
+
+    // On a terminal the question names the link --allow-linking accepts; answering no sends nothing.
+    const asked = await onTerminal(['withdraw', '--keystore', keystore, '--rpc', chain.rpcUrl, '--discoveries', found, '--all', '--to', fresh(), '--allow-linking'], 'n');
+    expect(asked.output).toContain('Withdraw 4 payments? Several go to one destination: this links them on chain. [y/N] ');
+    expect(asked.output).toMatch(/wraith: CANCELLED: nothing was withdrawn/);
+    expect(asked.code).toBe(1);
     expect(await chain.blockNumber()).toBe(block);
   });
 

@@ -26,7 +26,7 @@ import { openKeystoreWithPassword } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
 import { findSpendable, noteToken, type SpendableSource } from '../spendable.js';
-import { estimatePayment, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
+import { estimatePayment, reasonOf, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
 
 export const USAGE =
   'wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json> | --from-block <n> [--to-block <n>]] (--all | --address <stealth address>…) (--to-file <addresses> | --to <address> [--allow-linking]) [--token <address>…] [--yes] [--dry-run] [--json]';
@@ -139,7 +139,13 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     const done = await withdrawPayment(client, estimate, (step) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, NATIVE_UNIT)})`));
     results.push(done);
     if (done.error !== null) info(`${label}: FAILED: ${done.error.code}: ${done.error.message} — ${done.error.hint}`);
-    await appendHistory(values.keystore, password, historyRecords(done, chain.id, units));
+    try {
+      await appendHistory(values.keystore, password, historyRecords(done, chain.id, units));
+    } catch (error) {
+      // The money has moved either way: a history that cannot be written must not stop the run.
+      const reason = reasonOf(error);
+      info(`${label}: not recorded in the history: ${reason.code}: ${reason.message} — the result below is the record; keep it`);
+    }
     if (values.json) resultJson(resultJsonOf(done, units));
     else result(resultLine(done, units));
   }
