@@ -131,6 +131,18 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(linked.code).toBe(1);
     expect(linked.stderr).toMatch(/^wraith: WOULD_LINK_PAYMENTS: 4 payments would go to one destination \(0x[0-9a-fA-F]{40}\): that links them on chain, .* — use --to-file with one fresh address per payment, or pass --allow-linking/m);
 
+    // Usage mistakes are caught before the keystore is opened or the chain is read.
+    const usage = await Promise.all([
+      ['--all', '--to', '0x12'],
+      ['--all', '--to-file', 'a.txt', '--token', 'USDC'],
+      ['--to-file', 'a.txt'],
+      ['--all', '--to', fresh(), '--to-file', 'a.txt'],
+    ].map((args) => cli(['withdraw', '--keystore', 'missing.json', '--rpc', chain.rpcUrl, ...args])));
+    for (const run of usage) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^wraith: USAGE: .* — usage: wraith withdraw /);
+    }
+
     // Without a terminal to ask and without --yes: the estimate is shown, nothing is sent.
     const destinations = join(dir.path, 'unused.txt');
     writeFileSync(destinations, `${[fresh(), fresh(), fresh(), fresh()].join('\n')}\n`);
@@ -221,7 +233,8 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(sealed).not.toContain(paid[0]!.stealth_address.slice(2));
 
     const wrong = await cli(['history', '--keystore', keystore, '--csv'], { WRAITH_PASSWORD: 'not-the-password' });
-    expect(wrong.stderr).toMatch(/^wraith: HISTORY_UNREADABLE: /);
+    expect(wrong.stderr).toMatch(/^wraith: WRONG_PASSWORD: /);
+    expect(wrong.stdout).toBe('');
   });
 
   it('no run printed the password, a payer key, a secret key or a one-time key', async () => {

@@ -10,7 +10,7 @@ import { formatUnits } from 'viem';
 import { parseCommand } from '../args.js';
 import { UsageError } from '../errors.js';
 import { readHistory, type HistoryRecord } from '../history-file.js';
-import { readPassword } from '../secrets.js';
+import { openKeystoreWithPassword } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
 
 export const USAGE = 'wraith history --keystore <file> [--json | --csv]';
@@ -32,7 +32,9 @@ export async function historyCommand(argv: string[]): Promise<void> {
   const { values } = parseCommand(argv, { keystore: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' } }, 0, USAGE);
   if (values.keystore === undefined) throw new UsageError('--keystore is required', `usage: ${USAGE}`);
   if (values.json && values.csv) throw new UsageError('pass --json or --csv, not both', `usage: ${USAGE}`);
-  const records = await readHistory(values.keystore, await readPassword('open'));
+  // The keystore is opened first: a wrong password or path is named as such, not as an unreadable history.
+  const { password } = await openKeystoreWithPassword(values.keystore);
+  const records = await readHistory(values.keystore, password);
   if (values.csv) {
     result(COLUMNS.join(','));
     for (const r of records) result(COLUMNS.map((c) => csvField(c === 'amount_formatted' ? formatted(r) : r[c])).join(','));

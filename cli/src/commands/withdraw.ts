@@ -64,6 +64,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   const selected = addressList(values.address, 'address');
   if ((values.all === true) === (selected.length > 0)) throw new UsageError('choose the payments: --all (every one with a balance) or --address <stealth address> (repeatable)', `usage: ${USAGE}`);
   if ((values.to === undefined) === (values['to-file'] === undefined)) throw new UsageError('pass a destination: --to-file <file of fresh addresses, one per payment> or --to <address>', `usage: ${USAGE}`);
+  addressList(values.to === undefined ? [] : [values.to], 'to');
   const tokens = addressList(values.token, 'token');
   const fromBlock = bigintFlag(values['from-block'], 'from-block', USAGE);
   const toBlock = bigintFlag(values['to-block'], 'to-block', USAGE);
