@@ -176,7 +176,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     const results = lines.filter((l) => l.type === 'withdrawal');
     expect(results.map((r) => [r.stealth_address, r.destination, r.status])).toEqual(paid.map((p, i) => [p.stealth_address, destinations[i], i === 2 ? 'failed' : 'done']));
     expect(results[2]!.error).toMatchObject({ code: 'INSUFFICIENT_GAS' });
-    expect(lines.at(-1)).toEqual({ type: 'summary', chain_id: 31337, payments: 4, done: 3, failed: 1 });
+    expect(lines.at(-1)).toEqual({ type: 'summary', chain_id: 31337, payments: 4, done: 3, failed: 1, not_started: 0 });
     // The token payment: its tokens first, then the coin left of its top-up.
     expect(results[0]!.withdrawals.map((w: { asset: string }) => w.asset)).toEqual([token, 'native']);
 

@@ -101,7 +101,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   for (const p of selected.length > 0 ? empty : []) info(`${p.stealthAddress} holds nothing${tokens.length === 0 ? ' (of the coin; pass --token for ERC-20s)' : ''}: skipped`);
   if (holding.length === 0) {
     info(`nothing to withdraw: ${payments.length} payment${payments.length === 1 ? '' : 's'} found, none holding ${tokens.length === 0 ? 'the coin' : 'the coin or those tokens'}`);
-    if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: 0, done: 0, failed: 0 });
+    if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: 0, done: 0, failed: 0, not_started: 0 });
     return;
   }
 
@@ -133,27 +133,43 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     if (!(await confirm(question))) throw new CliError('CANCELLED', 'nothing was withdrawn', 'run the command again to withdraw');
   }
 
+  // Ctrl-C stops between payments: a transaction already broadcast is awaited and recorded, never abandoned.
+  let stopping = false;
+  const onInterrupt = () => {
+    stopping = true;
+    info('stopping after this payment (its transactions may already be out)…');
+  };
+  process.on('SIGINT', onInterrupt);
   const results: PaymentResult[] = [];
-  for (const [i, estimate] of estimates.entries()) {
-    const label = `[${i + 1}/${estimates.length}] ${estimate.payment.stealthAddress}`;
-    info(`${label} → ${estimate.destination}…`);
-    const done = await withdrawPayment(client, estimate, (step) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, NATIVE_UNIT)})`));
-    results.push(done);
-    if (done.error !== null) info(`${label}: FAILED: ${done.error.code}: ${done.error.message} — ${done.error.hint}`);
-    try {
-      await appendHistory(values.keystore, password, historyRecords(done, chain.id, units));
-    } catch (error) {
-      // The money has moved either way: a history that cannot be written must not stop the run.
-      const reason = reasonOf(error);
-      info(`${label}: not recorded in the history: ${reason.code}: ${reason.message} — the result below is the record; keep it`);
+  const keystore = values.keystore;
+  try {
+    for (const [i, estimate] of estimates.entries()) {
+      if (stopping) break;
+      const label = `[${i + 1}/${estimates.length}] ${estimate.payment.stealthAddress}`;
+      info(`${label} → ${estimate.destination}…`);
+      const done = await withdrawPayment(client, estimate, (step) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, NATIVE_UNIT)})`));
+      results.push(done);
+      if (done.error !== null) info(`${label}: FAILED: ${done.error.code}: ${done.error.message} — ${done.error.hint}`);
+      try {
+        await appendHistory(keystore, password, historyRecords(done, chain.id, units));
+      } catch (error) {
+        // The money has moved either way: a history that cannot be written must not stop the run.
+        const reason = reasonOf(error);
+        info(`${label}: not recorded in the history: ${reason.code}: ${reason.message} — the result below is the record; keep it`);
+      }
+      if (values.json) resultJson(resultJsonOf(done, units));
+      else result(resultLine(done, units));
     }
-    if (values.json) resultJson(resultJsonOf(done, units));
-    else result(resultLine(done, units));
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
 
   const failed = results.filter((r) => r.status === 'failed').length;
-  if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: results.length, done: results.length - failed, failed });
+  if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: results.length, done: results.length - failed, failed, not_started: estimates.length - results.length });
   info(`withdrew ${results.length - failed} of ${results.length} payment${results.length === 1 ? '' : 's'}${failed > 0 ? `, ${failed} failed` : ''}; recorded in \`wraith history --keystore ${values.keystore}\``);
+  if (results.length < estimates.length) {
+    throw new CliError('INTERRUPTED', `stopped with ${estimates.length - results.length} payment${estimates.length - results.length === 1 ? '' : 's'} not started`, 'run the same command again to withdraw the rest', 130);
+  }
   if (failed > 0) throw new CliError('WITHDRAWAL_FAILED', `${failed} of ${results.length} payments could not be withdrawn (reasons above)`, 'fix what each reason says and run the same command again: payments already withdrawn hold nothing and are skipped, and so are --to-file addresses already used');
 }
 
