@@ -95,7 +95,8 @@ export type StepResult = { asset: Asset; symbol: string; hash: Hash; amount: big
 export type PaymentResult = {
   stealthAddress: Address;
   destination: Address;
-  status: 'done' | 'failed';
+  /** `skipped`: nothing could be moved (only coin worth less than the fee of moving it). */
+  status: 'done' | 'failed' | 'skipped';
   withdrawals: StepResult[];
   /** Coin left at the stealth address after the run (wei). */
   leftBehind: bigint;
@@ -117,6 +118,7 @@ function feePaid(receipt: TransactionReceipt): bigint {
 export async function withdrawPayment(client: PublicClient, estimate: PaymentEstimate, onStep: (step: StepResult) => void): Promise<PaymentResult> {
   const { payment, destination } = estimate;
   const result: PaymentResult = { stealthAddress: payment.stealthAddress, destination, status: 'done', withdrawals: [], leftBehind: 0n, error: null };
+  if (estimate.problem === null && estimate.steps.length === 0) return { ...result, status: 'skipped', leftBehind: estimate.dust };
   try {
     if (estimate.problem !== null) throw new CliError(estimate.problem.code, estimate.problem.message, estimate.problem.hint);
     for (const step of estimate.steps) {

@@ -162,7 +162,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(await chain.blockNumber()).toBe(block);
   });
 
-  it('withdraw --all --to-file moves each payment to its own fresh address, tokens before coin; the one without gas fails with its reason, the rest go through, and the run resumes', async () => {
+  it('withdraw --all --to-file moves each payment to its own fresh address, tokens before coin; the one without gas fails with its reason, the rest go through, and the run resumes; dust is left', async () => {
     const destinations = paid.map(() => fresh());
     writeFileSync(join(dir.path, 'fresh.txt'), `# one fresh address per payment\n${destinations.join('\n')}\n`);
     // No --token: the payments' notes name their token transfers, and those tokens are withdrawn too.
@@ -176,7 +176,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     const results = lines.filter((l) => l.type === 'withdrawal');
     expect(results.map((r) => [r.stealth_address, r.destination, r.status])).toEqual(paid.map((p, i) => [p.stealth_address, destinations[i], i === 2 ? 'failed' : 'done']));
     expect(results[2]!.error).toMatchObject({ code: 'INSUFFICIENT_GAS' });
-    expect(lines.at(-1)).toEqual({ type: 'summary', chain_id: 31337, payments: 4, done: 3, failed: 1, not_started: 0 });
+    expect(lines.at(-1)).toEqual({ type: 'summary', chain_id: 31337, payments: 4, done: 3, failed: 1, skipped: 0, not_started: 0 });
     // The token payment: its tokens first, then the coin left of its top-up.
     expect(results[0]!.withdrawals.map((w: { asset: string }) => w.asset)).toEqual([token, 'native']);
 
@@ -210,6 +210,15 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(resumed.stdout).toMatch(new RegExp(`^withdrew ${paid[2]!.stealth_address} → ${destinations[2]}: 0\\.000000000000005 TST in 0x[0-9a-f]{64} \\(fee [\\d.]+ ETH\\), [\\d.]+ ETH in 0x[0-9a-f]{64} \\(fee [\\d.]+ ETH\\)\n$`));
     for (const p of paid) expect([await coinOf(p.stealth_address), await tokensOf(p.stealth_address)]).toEqual([0n, 0n]);
     expect(await tokensOf(destinations[2]!)).toBe(5000n);
+
+    // Coin worth less than the fee of moving it is left, said so, and not a failure.
+    const dust = await chain.wallets[2]!.sendTransaction({ to: getAddress(paid[1]!.stealth_address), value: 1000n });
+    await chain.publicClient.waitForTransactionReceipt({ hash: dust });
+    const dusty = await cli(['withdraw', '--keystore', keystore, '--rpc', chain.rpcUrl, '--discoveries', found, '--all', '--to', fresh(), '--yes']);
+    expect(dusty.code, dusty.stderr).toBe(0);
+    expect(dusty.stderr).toContain('0.000000000000001 ETH of the coin stays behind: less than the fee of moving it');
+    expect(dusty.stdout).toBe(`skipped ${paid[1]!.stealth_address}: 0.000000000000001 ETH stays, less than the fee of moving it\n`);
+    expect(await coinOf(paid[1]!.stealth_address)).toBe(1000n);
   });
 
   it('history --csv and --json list every withdrawal and the failure, agreeing with the receipts; the file on disk is sealed', async () => {

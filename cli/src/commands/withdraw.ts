@@ -101,7 +101,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   for (const p of selected.length > 0 ? empty : []) info(`${p.stealthAddress} holds nothing${tokens.length === 0 ? ' (of the coin; pass --token for ERC-20s)' : ''}: skipped`);
   if (holding.length === 0) {
     info(`nothing to withdraw: ${payments.length} payment${payments.length === 1 ? '' : 's'} found, none holding ${tokens.length === 0 ? 'the coin' : 'the coin or those tokens'}`);
-    if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: 0, done: 0, failed: 0, not_started: 0 });
+    if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: 0, done: 0, failed: 0, skipped: 0, not_started: 0 });
     return;
   }
 
@@ -150,6 +150,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
       const done = await withdrawPayment(client, estimate, (step) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, NATIVE_UNIT)})`));
       results.push(done);
       if (done.error !== null) info(`${label}: FAILED: ${done.error.code}: ${done.error.message} — ${done.error.hint}`);
+      if (done.status === 'skipped') info(`${label}: skipped: its ${formatAmount(done.leftBehind, NATIVE_UNIT)} would not pay the fee of moving it`);
       try {
         await appendHistory(keystore, password, historyRecords(done, chain.id, units));
       } catch (error) {
@@ -165,8 +166,10 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   }
 
   const failed = results.filter((r) => r.status === 'failed').length;
-  if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: results.length, done: results.length - failed, failed, not_started: estimates.length - results.length });
-  info(`withdrew ${results.length - failed} of ${results.length} payment${results.length === 1 ? '' : 's'}${failed > 0 ? `, ${failed} failed` : ''}; recorded in \`wraith history --keystore ${values.keystore}\``);
+  const skipped = results.filter((r) => r.status === 'skipped').length;
+  const withdrawn = results.length - failed - skipped;
+  if (values.json) resultJson({ type: 'summary', chain_id: chain.id, payments: results.length, done: withdrawn, failed, skipped, not_started: estimates.length - results.length });
+  info(`withdrew ${withdrawn} of ${results.length} payment${results.length === 1 ? '' : 's'}${failed > 0 ? `, ${failed} failed` : ''}${skipped > 0 ? `, ${skipped} skipped (dust)` : ''}; recorded in \`wraith history --keystore ${values.keystore}\``);
   if (results.length < estimates.length) {
     throw new CliError('INTERRUPTED', `stopped with ${estimates.length - results.length} payment${estimates.length - results.length === 1 ? '' : 's'} not started`, 'run the same command again to withdraw the rest', 130);
   }
@@ -245,6 +248,7 @@ function resultJsonOf(r: PaymentResult, units: Map<Address, AssetUnit>) {
 
 function resultLine(r: PaymentResult, units: Map<Address, AssetUnit>): string {
   const parts = r.withdrawals.map((w) => `${formatAmount(w.amount, unitOf(w.asset, units))} in ${w.hash} (fee ${formatAmount(w.feePaid, NATIVE_UNIT)})`);
+  if (r.status === 'skipped') return `skipped ${r.stealthAddress}: ${formatAmount(r.leftBehind, NATIVE_UNIT)} stays, less than the fee of moving it`;
   if (r.status === 'done') return `withdrew ${r.stealthAddress} → ${r.destination}: ${parts.join(', ') || 'nothing'}`;
   return `FAILED ${r.stealthAddress} → ${r.destination}: ${r.error!.code}: ${r.error!.message} — ${r.error!.hint}${parts.length > 0 ? ` (done before the failure: ${parts.join(', ')})` : ''}`;
 }
