@@ -11,7 +11,7 @@ import { UsageError } from './errors.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export type ParsedArgs<O extends Options> = {
-  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K] extends { multiple: true } ? string[] : string };
   positionals: string[];
 };
 

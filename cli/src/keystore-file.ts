@@ -21,3 +21,13 @@ export async function writeKeystoreFile(path: string, keys: SealableKeys | Recip
   const blob = await sealKeys(keys, password, options.kdf === undefined ? {} : { kdf: options.kdf });
   await writePrivateFile(path, `${blob}\n`, '--out', options.overwrite);
 }
+
+/**
+ * The keys and the password that opened them, for a command that also seals its own records
+ * under that password (the withdrawal history): asked once, kept in memory for the run.
+ */
+export async function openKeystoreWithPassword(path: string): Promise<{ keys: OpenedKeys; password: string }> {
+  const blob = await readTextFile(path, '--keystore');
+  const password = await readPassword('open');
+  return { keys: await openKeys(blob, password), password };
+}

@@ -5,6 +5,8 @@
  *   wraith resolve <name>                 the meta-address of a .eth or .sui name
  *   wraith pay <name|meta-address>        a one-time payment, announced through the API or the chain
  *   wraith scan                           find payments from a server's registry or a chain
+ *   wraith withdraw                       move found payments (coin and ERC-20) to fresh addresses
+ *   wraith history                        the withdrawals made, from the encrypted history
  *   wraith bench                          scan speed of this machine
  *
  * Every failure is one line on stderr, `wraith: <CODE>: <message> — <what to do>`, with exit
@@ -20,25 +22,30 @@ Commands:
   wraith keys from-signature --out <keystore.json> keys from a wallet signature (WRAITH_SIGNATURE or stdin)
   wraith keys show --keystore <keystore.json>      print the meta-address
   wraith resolve <name.eth|name.sui> --api <url>   the meta-address a name publishes
-  wraith pay <name|meta-address> [--amount <wei>] [--announce none|api|chain] …
+  wraith pay <name|meta-address> [--amount <wei>] [--token <address>] [--announce none|api|chain] …
   wraith scan --keystore <file> (--api <url> | --rpc <url>) [--cursor-file <file>] [--json]
+  wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json>] (--all | --address <a>…)
+                  (--to-file <fresh addresses> | --to <address> [--allow-linking]) [--token <a>…] [--yes]
+  wraith history --keystore <file> [--json | --csv]   withdrawals made, amounts and fees
   wraith bench [--count <n>]                       announcements scanned per second here
 
 Secrets never go on the command line:
   WRAITH_PASSWORD     keystore password (else a hidden prompt)
   WRAITH_SIGNATURE    wallet signature for keys from-signature (else stdin)
   WRAITH_PRIVATE_KEY  sender's EVM key for pay --announce chain
-Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay --rpc).
+Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay and withdraw --rpc).
 
 Run \`wraith <command> --help\` for a command's options.`;
 
-// Loaded on demand: viem (pay, scan) alone takes longer to import than most commands take to run.
+// Loaded on demand: viem (pay, scan, withdraw) alone takes longer to import than most commands take to run.
 type Command = { run: (argv: string[]) => Promise<void>; usage: string };
 const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.USAGE })),
   resolve: async () => import('./commands/resolve.js').then((m) => ({ run: m.resolveCommand, usage: m.USAGE })),
   pay: async () => import('./commands/pay.js').then((m) => ({ run: m.payCommand, usage: m.USAGE })),
   scan: async () => import('./commands/scan.js').then((m) => ({ run: m.scanCommand, usage: m.USAGE })),
+  withdraw: async () => import('./commands/withdraw.js').then((m) => ({ run: m.withdrawCommand, usage: m.USAGE })),
+  history: async () => import('./commands/history.js').then((m) => ({ run: m.historyCommand, usage: m.USAGE })),
   bench: async () => import('./commands/bench.js').then((m) => ({ run: m.benchCommand, usage: m.USAGE })),
 };
 

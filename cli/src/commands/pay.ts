@@ -8,22 +8,28 @@
  *                     `--tx-hash`, with a note sealed for the recipient (amount, tx, chain id).
  *   --announce chain  with `--amount`: send the amount from WRAITH_PRIVATE_KEY to the stealth
  *                     address and announce it on the ERC-5564 Announcer (`payStealth`); with
- *                     `--payment f` (already paid): the announcement alone.
+ *                     `--token t` the amount is of that ERC-20, sent with a gas top-up in the
+ *                     coin (default: the SDK's `estimateGasTopUp`) so the recipient can withdraw
+ *                     it; the payer's token and coin balances are checked before anything is
+ *                     signed (src/payer-funds.ts). With `--payment f` (already paid): the
+ *                     announcement alone.
  * @module
  */
 import { announcementForPayment, announcementMetadata, createStealthPayment, formatMetaAddressUri, type PaymentNoteInput } from '@wraith-pq/sdk';
 import { announceParameters, payStealth } from '@wraith-pq/sdk/evm';
-import type { Hex } from 'viem';
+import { getAddress, isAddress, type Address, type Hex } from 'viem';
+import { formatAmount, NATIVE_UNIT, tokenUnit } from '../amounts.js';
 import { bigintFlag, parseCommand, urlFlag } from '../args.js';
 import { connectChain, senderWallet } from '../chain.js';
 import { CliError, UsageError } from '../errors.js';
 import { info, result, resultJson } from '../output.js';
 import { loadPaymentFile, savePaymentFile, type SavedPayment } from '../payment-file.js';
+import { checkPayerFunds } from '../payer-funds.js';
 import { apiClient, requireApi, resolveRecipient } from '../recipient.js';
 import { readPrivateKey } from '../secrets.js';
 
 export const USAGE =
-  'wraith pay (<name|meta-address> | --payment <file>) [--amount <wei>] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
+  'wraith pay (<name|meta-address> | --payment <file>) [--amount <base units>] [--token <address> [--gas-top-up <wei>]] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
 
 const OPTIONS = {
   api: { type: 'string' },
@@ -35,6 +41,8 @@ const OPTIONS = {
   chain: { type: 'string' },
   save: { type: 'string' },
   payment: { type: 'string' },
+  token: { type: 'string' },
+  'gas-top-up': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
@@ -54,6 +62,14 @@ export async function payCommand(argv: string[]): Promise<void> {
   const amount = bigintFlag(values.amount, 'amount', USAGE);
   const chainId = bigintFlag(values['chain-id'], 'chain-id', USAGE);
   const txHash = txHashFlag(values['tx-hash']);
+  const gasTopUp = bigintFlag(values['gas-top-up'], 'gas-top-up', USAGE);
+  let token: Address | undefined;
+  if (values.token !== undefined) {
+    if (!isAddress(values.token, { strict: false })) throw new UsageError('--token must be the ERC-20 contract\'s address (0x + 40 hex)', `usage: ${USAGE}`);
+    token = getAddress(values.token);
+    if (announce !== 'chain' || values.payment !== undefined) throw new UsageError('--token pays an ERC-20 with --announce chain (and a recipient, not --payment)', `usage: ${USAGE}`);
+  }
+  if (gasTopUp !== undefined && token === undefined) throw new UsageError('--gas-top-up goes with --token (a coin payment needs no top-up)', `usage: ${USAGE}`);
   const client = apiClient(values.api, USAGE);
   const rpcUrl = urlFlag(values.rpc, process.env.WRAITH_RPC_URL, 'rpc', 'WRAITH_RPC_URL', USAGE);
 
@@ -131,25 +147,34 @@ export async function payCommand(argv: string[]): Promise<void> {
   const { chain, client: chainClient } = await connectChain(rpcUrl!);
   const wallet = senderWallet(rpcUrl!, chain);
   let paymentHash: Hex | null = null;
+  let topUpHash: Hex | null = null;
   let announcementHash: Hex;
+  const unit = token === undefined ? NATIVE_UNIT : await tokenUnit(chainClient, token);
+  let paidTopUp = 0n;
   if (values.payment === undefined) {
+    // Before the payment is kept or anything signed: a payment that must fail is refused here.
+    const { asset } = await checkPayerFunds({ client: chainClient, payer: wallet.account.address, payment, amount: amount!, ...(token === undefined ? {} : { token }), ...(gasTopUp === undefined ? {} : { gasTopUp }) });
+    if (asset.type === 'erc20') paidTopUp = asset.gasTopUp ?? 0n;
     // The payment is kept before money moves: should the announcement fail after the transfer, the
     // recipient could never find the funds, and this file is what announces them again.
     const kept = values.save ?? `wraith-payment-${payment.stealthAddress}.json`;
     if (values.save === undefined) await savePaymentFile(kept, payment, false);
     info(`payment kept in ${kept}; if the announcement fails: wraith pay --payment ${kept} --announce chain --rpc <url>`);
-    ({ paymentHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset: { type: 'native', value: amount! } }));
+    ({ paymentHash, topUpHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset }));
   } else {
     const note: PaymentNoteInput = { chainId: chainId ?? BigInt(chain.id), ...(txHash === undefined ? {} : { txHash }), ...(amount === undefined ? {} : { amount }) };
     announcementHash = await wallet.writeContract({ account: wallet.account, chain, ...announceParameters({ payment, note }) });
     const receipt = await chainClient.waitForTransactionReceipt({ hash: announcementHash });
     if (receipt.status !== 'success') throw new CliError('TX_REVERTED', `the announcement transaction ${announcementHash} reverted`, 'check that the ERC-5564 Announcer exists on this chain');
   }
-  if (values.json) resultJson({ ...summary, chain_id: chain.id, payment_tx: paymentHash, announcement_tx: announcementHash });
-  else {
+  if (values.json) {
+    const tokenFields = token === undefined ? {} : { token, symbol: unit.symbol, gas_top_up: paidTopUp, top_up_tx: topUpHash };
+    resultJson({ ...summary, ...tokenFields, chain_id: chain.id, payment_tx: paymentHash, announcement_tx: announcementHash });
+  } else {
     result(`stealth address (EVM): ${payment.stealthAddress}`);
     result(`stealth address (Sui): ${payment.stealthSuiAddress}`);
-    if (paymentHash !== null) result(`paid: ${amount} wei in ${paymentHash}`);
+    if (paymentHash !== null) result(`paid: ${formatAmount(amount!, unit)} (${amount} base units${token === undefined ? '' : ` of ${token}`}) in ${paymentHash}`);
+    if (topUpHash !== null) result(`gas top-up: ${formatAmount(paidTopUp, NATIVE_UNIT)} in ${topUpHash}`);
     result(`announced: ${announcementHash} (chain ${chain.id})`);
   }
 }
