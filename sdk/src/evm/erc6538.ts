@@ -95,13 +95,20 @@ export function registrationTypedData(parameters: RegisterKeysParameters & { cha
   } as const;
 }
 
+export type SignRegistrationParameters = RegisterKeysParameters & {
+  /** The registrant's wallet: it signs (`eth_signTypedData_v4`), sends nothing. */
+  wallet: WalletClient<Transport, Chain | undefined, Account>;
+  /** Reads the registrant's nonce and the chain id. */
+  client: PublicClient;
+};
+
 /**
  * The registrant's signature for {@link registerKeysOnBehalfParameters}: typed data over the
  * scheme, the bytes and the registrant's current nonce (read from the registry), signed by their
  * wallet (`eth_signTypedData_v4`). The signature is spent by one registration; `incrementNonce`
  * revokes it before it is used.
  */
-export async function signRegistration(parameters: RegisterKeysParameters & { wallet: WalletClient<Transport, Chain | undefined, Account>; client: PublicClient }): Promise<{ signature: Hex; nonce: bigint; schemeId: number }> {
+export async function signRegistration(parameters: SignRegistrationParameters): Promise<{ signature: Hex; nonce: bigint; schemeId: number }> {
   const registrant = parameters.wallet.account.address;
   const [nonce, chainId] = await Promise.all([
     parameters.client.readContract({ address: registryAddress(parameters.registry), abi: erc6538Abi, functionName: 'nonceOf', args: [registrant] }),
@@ -112,8 +119,15 @@ export async function signRegistration(parameters: RegisterKeysParameters & { wa
   return { signature, nonce, schemeId: Number(typed.message.schemeId) };
 }
 
+export type RegisterKeysOnBehalfParameters = RegisterKeysParameters & {
+  /** Whose registration it is: the address that signed. */
+  registrant: string;
+  /** From {@link signRegistration}. */
+  signature: Hex;
+};
+
 /** Build `registerKeysOnBehalf`: anyone sends it with the registrant's signature and pays its gas. */
-export function registerKeysOnBehalfParameters(parameters: RegisterKeysParameters & { registrant: string; signature: Hex }) {
+export function registerKeysOnBehalfParameters(parameters: RegisterKeysOnBehalfParameters) {
   if (!isAddress(parameters.registrant, { strict: false })) throw new InvalidArgumentError('registrant', 'must be an EVM address');
   const { schemeId, bytes } = registrationValue(parameters);
   const args = [getAddress(parameters.registrant), BigInt(schemeId), parameters.signature, bytes] as const;
@@ -127,11 +141,17 @@ export function registerKeysOnBehalfParameters(parameters: RegisterKeysParameter
   };
 }
 
+export type EstimateRegistrationParameters = RegisterKeysParameters & {
+  client: PublicClient;
+  /** Who will send the registration. */
+  from: Address;
+};
+
 /**
  * What a registration will cost before the wallet is asked: gas from `eth_estimateGas` for the
  * sender `from`, and the fee at the chain's current price (a maximum: the fee cap).
  */
-export async function estimateRegistration(parameters: RegisterKeysParameters & { client: PublicClient; from: Address }): Promise<{ gas: bigint; maxFee: bigint; schemeId: number }> {
+export async function estimateRegistration(parameters: EstimateRegistrationParameters): Promise<{ gas: bigint; maxFee: bigint; schemeId: number }> {
   const call = registerKeysParameters(parameters);
   const [gas, fees] = await Promise.all([
     parameters.client.estimateGas({ account: parameters.from, to: call.address, data: call.data }),
@@ -141,13 +161,21 @@ export async function estimateRegistration(parameters: RegisterKeysParameters & 
   return { gas, maxFee: gas * price, schemeId: call.schemeId };
 }
 
+export type StealthMetaAddressOfParameters = {
+  /** The reader: the user's wallet provider or their own RPC. */
+  client: PublicClient;
+  registrant: string;
+  schemeId: number;
+  registry?: Address;
+};
+
 /**
  * The meta-address `registrant` registered under `schemeId`, or null when none is (an empty
  * value, a cleared scheme, reads as none).
  * @example
  * const meta = await stealthMetaAddressOf({ client, registrant: '0xAbc…', schemeId: 3 });
  */
-export async function stealthMetaAddressOf(parameters: { client: PublicClient; registrant: string; schemeId: number; registry?: Address }): Promise<Uint8Array | null> {
+export async function stealthMetaAddressOf(parameters: StealthMetaAddressOfParameters): Promise<Uint8Array | null> {
   if (!isAddress(parameters.registrant, { strict: false })) throw new InvalidArgumentError('registrant', 'must be an EVM address');
   const value = await parameters.client.readContract({
     address: registryAddress(parameters.registry),
@@ -158,14 +186,18 @@ export async function stealthMetaAddressOf(parameters: { client: PublicClient; r
   return value === '0x' ? null : hexToBytes(value);
 }
 
+/** What {@link resolveRegisteredMetaAddress} found. */
+export type ResolvedMetaAddress =
+  | { status: 'registered'; schemeId: 3 | 1000; metaAddress: AnyMetaAddress }
+  | { status: 'invalid'; schemeId: 3 | 1000; reason: string }
+  | { status: 'unregistered' };
+
 /**
  * The meta-address a sender pays `registrant` with (ERC-8441 Section 2.3): scheme 3 when it is
  * registered, else scheme 1000, else null. A registered value that its form's decoder refuses is
  * reported as `invalid` with the reason rather than paid or thrown.
  */
-export async function resolveRegisteredMetaAddress(parameters: { client: PublicClient; registrant: string; registry?: Address }): Promise<
-  { status: 'registered'; schemeId: 3 | 1000; metaAddress: AnyMetaAddress } | { status: 'invalid'; schemeId: 3 | 1000; reason: string } | { status: 'unregistered' }
-> {
+export async function resolveRegisteredMetaAddress(parameters: Omit<StealthMetaAddressOfParameters, 'schemeId'>): Promise<ResolvedMetaAddress> {
   for (const schemeId of [ERC8441_SCHEME_ID, WRAITH_SCHEME_ID_1000] as const) {
     const bytes = await stealthMetaAddressOf({ ...parameters, schemeId });
     if (bytes === null) continue;

@@ -73,6 +73,11 @@ export {
   schemeIdOfMetaAddress,
   signRegistration,
   stealthMetaAddressOf,
+  type EstimateRegistrationParameters,
   type RegisterKeysCall,
+  type RegisterKeysOnBehalfParameters,
   type RegisterKeysParameters,
+  type ResolvedMetaAddress,
+  type SignRegistrationParameters,
+  type StealthMetaAddressOfParameters,
 } from './erc6538.ts';
