@@ -91,6 +91,7 @@ const scanKeys = {
 
 const publishedAnnouncement = {
   id: 1,
+  scheme_id: 1000,
   ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
   view_tag: payment.viewTag,
   timestamp: EXAMPLE_TIME,
@@ -98,6 +99,7 @@ const publishedAnnouncement = {
   tx_hash: EXAMPLE_TX_HASH,
   amount: '0.001',
   chain: 'ethereum',
+  chain_id: null,
   stealth_address: null,
   metadata: paymentMetadata.slice(2), // the record keeps the sealed note after the view tag (PROTOCOL.md section 6)
   block_number: null,
@@ -160,8 +162,8 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       summary: 'A meta-address that does not decode is refused',
       body: { meta_address: `st:eth:0x02${'00'.repeat(16)}` },
       status: 400,
-      response: error('INVALID_META_ADDRESS', 'Invalid meta-address: expected 1218 bytes, got 17.', [
-        { path: 'meta_address', issue: 'expected 1218 bytes, got 17' },
+      response: error('INVALID_META_ADDRESS', 'Invalid meta-address: expected 1218 bytes (Wraith) or 1250 (ERC-8441), got 17.', [
+        { path: 'meta_address', issue: 'expected 1218 bytes (Wraith) or 1250 (ERC-8441), got 17' },
       ]),
     },
   ],

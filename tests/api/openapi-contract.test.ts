@@ -242,9 +242,10 @@ describe('GET /api/v1/openapi.json as a contract, against fresh real servers', (
     expect(patterns).toEqual({
       'ScanRequest.viewing_sk': '^(0[xX])?[0-9a-fA-F]{4800}$',
       'ScanRequest.spending_pk': '^(0[xX])?[0-9a-fA-F]{66}$',
-      'PublishAnnouncementRequest.ephemeral_key': '^(0[xX])?[0-9a-fA-F]{2176}$',
+      // 1088 bytes (scheme 1000) or 1121 (scheme 3: epk || ct).
+      'PublishAnnouncementRequest.ephemeral_key': '^(0[xX])?([0-9a-fA-F]{2176}|[0-9a-fA-F]{2242})$',
       'KeyBundle.meta_address': '^[0-9a-f]{2436}$',
-      'Announcement.ephemeral_key': '^[0-9a-f]{2176}$',
+      'Announcement.ephemeral_key': '^([0-9a-f]{2176}|[0-9a-f]{2242})$',
     });
     const create = `${operationsOf(document).get('createStealthPayment')!.pointer}/requestBody/content/application~1json/schema`;
     // What a generic client sends when a document has no example and no pattern (issue 19).

@@ -204,7 +204,7 @@ describe('REGISTRY_PUBLISH=verified with several chains', () => {
   beforeAll(async () => {
     // The indexers stay far behind (confirmations), so every row here comes from a verified publish.
     const urls = [chains[0]!.rpcUrl, chains[1]!.rpcUrl];
-    const CHAINS = JSON.stringify(urls.map((rpc_url, i) => ({ name: NAMES[i], rpc_url, confirmations: 1_000_000 })));
+    const CHAINS = JSON.stringify(urls.map((rpc_url, i) => ({ name: NAMES[i], rpc_url, confirmations: 10_000 })));
     server = await startServer({ env: { ...chainsEnv({ REGISTRY_URL: 'memory:', REGISTRY_PUBLISH: 'verified' }), CHAINS } });
   });
   afterAll(() => server?.stop());
