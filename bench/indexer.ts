@@ -77,6 +77,7 @@ function benchChain(rpcUrl: string, name: string, range: number): ChainConfig {
     name,
     announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
     schemeId: 1000n,
+    schemeIds: [1000n, 3n],
     startBlock: 0,
     confirmations: 0,
     pollMs: 20,

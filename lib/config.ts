@@ -89,7 +89,10 @@ export type ChainConfig = {
   chainId?: number;
   /** The Announcer contract, lowercase `0x` address. */
   announcer: `0x${string}`;
+  /** This format's scheme id (1000 unless configured otherwise): it names the indexer's cursor. */
   schemeId: bigint;
+  /** Every scheme id followed: this format's and, by default, ERC-8441's 3 (ANNOUNCER_SCHEME_IDS). */
+  schemeIds: readonly bigint[];
   startBlock: number;
   /** Blocks the indexer stays behind the head. */
   confirmations: number;
@@ -367,15 +370,28 @@ const environmentSchema = z.object({
       .default('0x55649E01B5Df198D18D95b5cc5051630cfD45564')
       .transform((value) => value.toLowerCase() as `0x${string}`),
   ),
+  /** One scheme id (this format's), the older form of ANNOUNCER_SCHEME_IDS: it follows that id alone. */
   ANNOUNCER_SCHEME_ID: z.preprocess(
     unsetIfBlank,
     z
       .string()
       .trim()
       .regex(/^\d{1,78}$/, 'must be a whole number (a uint256)')
-      .default('1000')
       .transform((value) => BigInt(value))
-      .refine((value) => value < 2n ** 256n, 'must fit in a uint256'),
+      .refine((value) => value < 2n ** 256n, 'must fit in a uint256')
+      .optional(),
+  ),
+  /** The scheme ids followed (API.md): this format's (1000) and ERC-8441's 3, comma-separated. */
+  ANNOUNCER_SCHEME_IDS: z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,78}( *, *\d{1,78})*$/, 'must be scheme ids separated by commas, e.g. 1000,3')
+      .transform((value) => [...new Set(value.split(',').map((id) => BigInt(id.trim())))])
+      .refine((ids) => ids.every((id) => id < 2n ** 256n), 'each must fit in a uint256')
+      .refine((ids) => ids.filter((id) => id !== 3n).length <= 1, 'may name one id for this format beside 3 (ERC-8441)')
+      .optional(),
   ),
   INDEXER_START_BLOCK: integer(0, Number.MAX_SAFE_INTEGER, 0),
   INDEXER_CONFIRMATIONS: integer(0, 10_000, DEFAULT_CONFIRMATIONS),
@@ -409,6 +425,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if ((e.UPSTASH_REDIS_REST_URL === undefined) !== (e.UPSTASH_REDIS_REST_TOKEN === undefined)) {
     problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN: set both or neither');
+  }
+  if (e.ANNOUNCER_SCHEME_ID !== undefined && e.ANNOUNCER_SCHEME_IDS !== undefined) {
+    problems.push('ANNOUNCER_SCHEME_ID and ANNOUNCER_SCHEME_IDS: set one (ANNOUNCER_SCHEME_IDS, e.g. 1000,3), not both');
   }
   if ((e.PINNING_GATEWAY_URL === undefined) !== (e.PINNING_GATEWAY_TOKEN === undefined)) {
     problems.push('PINNING_GATEWAY_URL and PINNING_GATEWAY_TOKEN: set both or neither');
@@ -465,7 +484,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** The followed chains: the `CHAINS` entries, or the one chain of `CHAIN_RPC_URL`, or none. */
 function chainsOf(e: z.output<typeof environmentSchema>): ChainConfig[] {
-  const shared = { announcer: e.ANNOUNCER_ADDRESS, schemeId: e.ANNOUNCER_SCHEME_ID, pollMs: e.INDEXER_POLL_MS, leaseMs: e.INDEXER_LEASE_MS };
+  // ANNOUNCER_SCHEME_ID alone keeps its old meaning (that id only); the default follows both schemes.
+  const schemeIds = e.ANNOUNCER_SCHEME_IDS ?? (e.ANNOUNCER_SCHEME_ID === undefined ? [1000n, 3n] : [e.ANNOUNCER_SCHEME_ID]);
+  // This format's id names the indexer's cursor (lib/chain/indexer.ts indexerKey), as before scheme 3.
+  const schemeId = schemeIds.find((id) => id !== 3n) ?? 1000n;
+  const shared = { announcer: e.ANNOUNCER_ADDRESS, schemeId, schemeIds, pollMs: e.INDEXER_POLL_MS, leaseMs: e.INDEXER_LEASE_MS };
   if (e.CHAINS !== undefined) {
     return e.CHAINS.map((entry) => ({
       ...shared,

@@ -244,7 +244,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
         client: clients.logs,
         fromBlock: BigInt(fromBlock),
         toBlock: BigInt(toBlock),
-        schemeId: config.schemeId,
+        schemeId: config.schemeIds,
         announcer: config.announcer,
         maxBlockRange: BigInt(config.maxBlockRange),
         chain: config.name,
@@ -372,6 +372,7 @@ export function toChainEvent(announcement: ChainAnnouncement, chainId: number): 
     stealthAddress: announcement.stealthAddress,
     metadata: announcement.metadata,
     chain: announcement.chain ?? null,
+    schemeId: announcement.schemeId,
   };
 }
 

@@ -45,10 +45,16 @@ export async function verifyPublication(
   const receipt = await upstream(() => clients.receipt(hash), timeoutMs);
   if (receipt === null) throw notVerified('the chain has no mined transaction with this hash (if it is pending, publish again once it is mined)');
   if (receipt.status !== 'success') throw notVerified('the transaction failed (reverted) on the chain');
-  const { announcements } = decodeAnnouncementLogs(receipt.logs, { schemeId: config.schemeId, announcer: config.announcer, chain: config.name });
-  if (announcements.length === 0) throw notVerified(`the transaction emitted no announcement of scheme ${config.schemeId} on the Announcer`);
-  const match = announcements.find((a) => a.viewTag === request.view_tag && Buffer.compare(a.ephemeralKey, request.ephemeral_key) === 0);
-  if (match === undefined) throw notVerified('the transaction announces another ephemeral_key or view_tag');
+  const { announcements } = decodeAnnouncementLogs(receipt.logs, { schemeId: config.schemeIds, announcer: config.announcer, chain: config.name });
+  if (announcements.length === 0) throw notVerified(`the transaction emitted no announcement of scheme ${config.schemeIds.join(' or ')} on the Announcer`);
+  // A scheme-3 publish must also name the address the chain announced (the scanner decides on it).
+  const match = announcements.find(
+    (a) =>
+      a.viewTag === request.view_tag &&
+      Buffer.compare(a.ephemeralKey, request.ephemeral_key) === 0 &&
+      (a.schemeId !== 3 || a.stealthAddress.toLowerCase() === request.stealth_address?.toLowerCase()),
+  );
+  if (match === undefined) throw notVerified('the transaction announces another ephemeral_key or view_tag (or, for scheme 3, another stealth_address)');
   const timestamp = match.timestamp > 0 ? match.timestamp : await upstream(() => clients.blockTimestamp(receipt.blockNumber), timeoutMs);
   return { ...toChainEvent({ ...match, timestamp }, chainId), amount: request.amount ?? null, channelId: request.channel_id ?? null };
 }

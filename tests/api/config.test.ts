@@ -182,6 +182,31 @@ describe('CHAINS: several chains at once', () => {
   });
 });
 
+describe('the scheme ids followed (ANNOUNCER_SCHEME_IDS)', () => {
+  const chain = (env: Record<string, string>) => loadConfig({ REGISTRY_URL: 'memory:', CHAIN_RPC_URL: 'http://127.0.0.1:8545', ...env }).chains[0]!;
+
+  it('follows this format (1000) and ERC-8441 (3) by default, the cursor still named by 1000', () => {
+    expect(chain({})).toMatchObject({ schemeId: 1000n, schemeIds: [1000n, 3n] });
+  });
+
+  it('takes a list, and the older ANNOUNCER_SCHEME_ID alone keeps meaning that id only', () => {
+    expect(chain({ ANNOUNCER_SCHEME_IDS: '3, 7' })).toMatchObject({ schemeId: 7n, schemeIds: [3n, 7n] });
+    expect(chain({ ANNOUNCER_SCHEME_IDS: '3' })).toMatchObject({ schemeId: 1000n, schemeIds: [3n] });
+    expect(chain({ ANNOUNCER_SCHEME_ID: '42' })).toMatchObject({ schemeId: 42n, schemeIds: [42n] });
+  });
+
+  it('refuses both forms at once, a malformed list and two ids for this format, naming the variable', () => {
+    for (const [env, name] of [
+      [{ ANNOUNCER_SCHEME_ID: '1000', ANNOUNCER_SCHEME_IDS: '1000,3' }, 'ANNOUNCER_SCHEME_ID and ANNOUNCER_SCHEME_IDS'],
+      [{ ANNOUNCER_SCHEME_IDS: '1000;3' }, 'ANNOUNCER_SCHEME_IDS'],
+      [{ ANNOUNCER_SCHEME_IDS: '1000,1001' }, 'ANNOUNCER_SCHEME_IDS'],
+    ] as const) {
+      expect(() => chain(env)).toThrow(ConfigError);
+      expect(() => chain(env)).toThrow(name);
+    }
+  });
+});
+
 describe('the documentation of the configuration', () => {
   const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
   const documented = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name!, value!] as const);

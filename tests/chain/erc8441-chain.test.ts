@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther } from 'viem';
 import { createErc8441Scanner, createStealthPayment, erc8441KeysOf, erc8441StealthKey, generateKeys, openNote } from '@wraith-pq/sdk';
 import { fetchAnnouncements, payStealth, withdrawNative } from '@wraith-pq/sdk/evm';
+import { startIndexer } from '../../lib/chain/indexer.ts';
+import { createMemoryStore } from '../../lib/registry/memory.ts';
+import { createSqliteStore } from '../../lib/registry/sqlite.ts';
+import { ANNOUNCER_ADDRESS } from '@wraith-pq/sdk/evm';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
+import { temporaryDirectory } from '../helpers/server.ts';
 
 let chain: AnnouncerChain;
 beforeAll(async () => {
@@ -65,5 +70,43 @@ describe('ERC-8441 on chain, beside scheme 1000', () => {
     expect(announcements[0]!.metadata).toHaveLength(56);
     const scanner = createErc8441Scanner({ trackingKey: erc8441.trackingKey, metaAddress: erc8441.metaAddress });
     expect(scanner.check({ ephemeralPubKey: announcements[0]!.ephemeralKey, metadata: Uint8Array.of(announcements[0]!.viewTag), stealthAddress: announcements[0]!.stealthAddress }).match).toBe(true);
+  });
+
+  it('is indexed beside scheme 1000 (ANNOUNCER_SCHEME_IDS 1000,3) and found in one scan of the registry by the identity that receives both', async () => {
+    const recipient = generateKeys();
+    const from = Number(await chain.blockNumber()) + 1;
+    const three = createStealthPayment(erc8441KeysOf(recipient).metaAddress);
+    const thousand = createStealthPayment(recipient.metaAddress);
+    await chain.announce(three, { amount: 3n });
+    await chain.announce(thousand, { amount: 1000n });
+    const dir = temporaryDirectory('wraith-erc8441-index-');
+    for (const store of [createMemoryStore(), await createSqliteStore(`file:${dir.path}/r.db`)]) {
+      const indexer = startIndexer({
+        store,
+        chainId: chain.chainId,
+        timeoutMs: 5_000,
+        config: { rpcUrl: chain.rpcUrl, name: 'anvil', announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`, schemeId: 1000n, schemeIds: [1000n, 3n], startBlock: from, confirmations: 0, pollMs: 50, maxBlockRange: 100, leaseMs: 5_000 },
+      });
+      try {
+        await indexer.waitForBlock(Number(await chain.blockNumber()));
+        const { announcements } = await store.list({}, { limit: 10 });
+        expect(announcements.map((r) => [r.schemeId, r.ephemeralKey.length, r.stealthAddress])).toEqual([
+          [3, 1121, three.stealthAddress],
+          [1000, 1088, thousand.stealthAddress],
+        ]);
+        // One scan of the registry's rows, with the identity's keys, finds both payments under their schemes.
+        const { createScanner } = await import('@wraith-pq/sdk');
+        const { discoveries, stats } = createScanner(recipient).scan(announcements);
+        expect(discoveries.map((d) => [d.schemeId, d.stealthAddress, d.note?.amount])).toEqual([
+          [3, three.stealthAddress, 3n],
+          [1000, thousand.stealthAddress, 1000n],
+        ]);
+        expect(stats).toMatchObject({ malformed: 0, erc8441: 1 });
+      } finally {
+        await indexer.stop();
+        await store.close();
+      }
+    }
+    dir.remove();
   });
 });

@@ -42,6 +42,7 @@ function chainConfig(overrides: Partial<ChainConfig> = {}): ChainConfig {
     name: 'anvil',
     announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
     schemeId: 1000n,
+    schemeIds: [1000n, 3n],
     startBlock: 0,
     confirmations: 0,
     pollMs: 50,
