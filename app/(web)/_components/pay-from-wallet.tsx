@@ -7,7 +7,7 @@
  * amount, the transfer's hash and the chain.
  */
 import type { StealthPayment } from '@wraith-pq/sdk';
-import { announceParameters, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
+import { announceParameters, estimateGasTopUp, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
 import { useId, useState, type FormEvent } from 'react';
 import { formatAmount, parseAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
@@ -18,7 +18,8 @@ import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
 import { Notice } from './notice';
 
 /** Default top-up: enough native coin for a token transfer and a sweep at ordinary gas prices. */
-const DEFAULT_TOP_UP = '0.005';
+/** Empty: the top-up is priced from the chain's current fees (a token withdrawal there, with margin). */
+const DEFAULT_TOP_UP = '';
 
 /** `chainId`: the chain that holds the money, where the announcement went too. */
 type Paid = PayStealthReturnType & { summary: string; chainId: number };
@@ -59,7 +60,12 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       } else {
         const info = await readTokenInfo(connection.client, parseTokenAddress(token));
         const value = parseAmount(amount, info.decimals, 'Amount to pay');
-        const gasTopUp = topUp.trim() === '' ? 0n : parseAmount(topUp, 18, 'Gas top-up', { allowZero: true });
+        // Left empty, the top-up is what withdrawing the tokens costs on this chain today, with margin
+        // (L1 data fee included on OP Stack chains); it is shown before the wallet is asked.
+        const gasTopUp =
+          topUp.trim() === ''
+            ? (await estimateGasTopUp({ client: connection.client, token: info.address, amount: value, from: connection.wallet.account.address })).topUp
+            : parseAmount(topUp, 18, 'Gas top-up', { allowZero: true });
         chosen = { type: 'erc20', token: info.address, amount: value, gasTopUp };
         summary = `${formatAmount(value, info.decimals, info.symbol)}${gasTopUp > 0n ? ` and ${formatAmount(gasTopUp, 18, symbol)} for gas` : ''}`;
       }
@@ -183,9 +189,19 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
           </div>
           <div className="field">
             <label htmlFor={ids.topUp}>Gas top-up ({symbol})</label>
-            <input id={ids.topUp} type="text" inputMode="decimal" autoComplete="off" value={topUp} onChange={(e) => setTopUp(e.target.value)} aria-describedby={`${ids.topUp}-hint`} />
+            <input
+              id={ids.topUp}
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="priced from the chain"
+              value={topUp}
+              onChange={(e) => setTopUp(e.target.value)}
+              aria-describedby={`${ids.topUp}-hint`}
+            />
             <p className="hint" id={`${ids.topUp}-hint`}>
-              Sent along so the recipient can pay the gas of moving the tokens (a fresh address holds no {symbol}). 0 for none.
+              Sent along so the recipient can pay the gas of moving the tokens (a fresh address holds no {symbol}). Left empty, it is what a token
+              withdrawal costs on this chain now, doubled for rising fees; 0 for none.
             </p>
           </div>
         </div>
@@ -195,7 +211,7 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       </button>
       {busy && (
         <p className="hint" aria-live="polite">
-          Confirm each transaction in your wallet: the payment{asset === 'erc20' && topUp.trim() !== '' && topUp.trim() !== '0' ? ', the gas top-up' : ''} and the
+          Confirm each transaction in your wallet: the payment{asset === 'erc20' && topUp.trim() !== '0' ? ', the gas top-up' : ''} and the
           announcement. Each is waited for until it is mined.
         </p>
       )}
