@@ -30,6 +30,8 @@ export async function findSpendable(keys: OpenedKeys, source: SpendableSource): 
     source.kind === 'chain'
       ? chainAnnouncementPages({
           client: source.client,
+          // Both schemes: this format's and ERC-8441's (PROTOCOL.md section 10), one filter.
+          schemeId: [1000n, 3n],
           ...(source.fromBlock === undefined ? {} : { fromBlock: source.fromBlock }),
           ...(source.toBlock === undefined ? {} : { toBlock: source.toBlock }),
         })

@@ -165,6 +165,15 @@ class MemoryStore implements RegistryStore {
         labelled++;
       }
     }
+    // HTTP rows the one-chain indexer completed before chain ids belong to the chain those rows name.
+    if (this.#rows.some((row) => this.#fromChain.has(row.id) && row.chain === chainName && row.chainId === chainId)) {
+      for (const row of this.#rows) {
+        if (!this.#fromChain.has(row.id) && row.chainId === null && row.logIndex !== null) {
+          row.chainId = chainId;
+          labelled++;
+        }
+      }
+    }
     return labelled;
   }
 

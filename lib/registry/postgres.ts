@@ -359,10 +359,22 @@ class PostgresStore implements RegistryStore {
   }
 
   async labelLegacyChainRows(chainName: string, chainId: number): Promise<number> {
+    // Chain rows by their chain's name; then HTTP rows the one-chain indexer completed before chain
+    // ids (their `chain` is the publisher's label): they belong to the chain those rows name.
     const result = await this.#run('label chain rows with their chain id', () =>
-      this.#pool.query('UPDATE announcements SET chain_id = $1 WHERE chain_id IS NULL AND origin = 1 AND chain = $2', [chainId, chainName]),
+      this.#pool.query(
+        `WITH chain_rows AS (
+           UPDATE announcements SET chain_id = $1 WHERE chain_id IS NULL AND origin = 1 AND chain = $2 RETURNING 1
+         ), completed AS (
+           UPDATE announcements SET chain_id = $1 WHERE chain_id IS NULL AND origin = 0 AND log_index IS NOT NULL
+             AND (EXISTS (SELECT 1 FROM chain_rows) OR EXISTS (SELECT 1 FROM announcements AS c WHERE c.origin = 1 AND c.chain = $2 AND c.chain_id = $1))
+           RETURNING 1
+         )
+         SELECT (SELECT COUNT(*) FROM chain_rows) + (SELECT COUNT(*) FROM completed) AS labelled`,
+        [chainId, chainName],
+      ),
     );
-    return result.rowCount ?? 0;
+    return Number(result.rows[0]?.labelled ?? 0);
   }
 
   async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {

@@ -90,6 +90,14 @@ const INSERT_COLUMNS =
  * server compare expiries against one clock, not each its own (for a file, it is this machine's).
  */
 const NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
+/** Chain rows stored before chain ids, by their chain's name (store.ts `labelLegacyChainRows`). */
+const LABEL_CHAIN_ROWS = 'UPDATE announcements SET chain_id = ? WHERE chain_id IS NULL AND origin = 1 AND chain = ?';
+/**
+ * HTTP rows the one-chain indexer completed before chain ids (their `chain` is the publisher's
+ * label, not the chain's name): they belong to the chain whose legacy chain rows carry its name.
+ */
+const LABEL_COMPLETED_ROWS = `UPDATE announcements SET chain_id = ? WHERE chain_id IS NULL AND origin = 0 AND log_index IS NOT NULL
+  AND EXISTS (SELECT 1 FROM announcements AS c WHERE c.origin = 1 AND c.chain = ? AND c.chain_id = ?)`;
 /** The registry's size, from the per-tag counts. */
 const TOTAL_SQL = 'SELECT COALESCE(SUM(count), 0) AS total FROM view_tag_counts';
 
@@ -391,10 +399,10 @@ class SqliteStore implements RegistryStore {
   }
 
   async labelLegacyChainRows(chainName: string, chainId: number): Promise<number> {
-    const result = await this.#run('label chain rows with their chain id', () =>
-      this.#client.execute({ sql: 'UPDATE announcements SET chain_id = ? WHERE chain_id IS NULL AND origin = 1 AND chain = ?', args: [chainId, chainName] }),
+    const [chainRows, completed] = await this.#run('label chain rows with their chain id', () =>
+      this.#client.batch([{ sql: LABEL_CHAIN_ROWS, args: [chainId, chainName] }, { sql: LABEL_COMPLETED_ROWS, args: [chainId, chainName, chainId] }], 'write'),
     );
-    return result.rowsAffected;
+    return chainRows!.rowsAffected + completed!.rowsAffected;
   }
 
   async indexerStatus(key: string): Promise<{ nextBlock: number | null; owner: string | null; leaseExpiresAt: number | null }> {

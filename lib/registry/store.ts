@@ -205,8 +205,9 @@ export interface RegistryStore {
   rewindIndexedRange(key: string, owner: string, toBlock: number, chainId: number): Promise<{ removed: number }>;
   /**
    * Chain rows stored before rows carried chain ids (one chain per server then) get `chainId` when
-   * their `chain` label is `chainName`; the indexer of that chain calls this once when it starts.
-   * Idempotent; returns how many rows it labelled.
+   * their `chain` label is `chainName`, and so do the HTTP rows that indexer completed in place
+   * (their `chain` is their publisher's label), once rows of that name are this chain's; the
+   * indexer of the chain calls this once when it leads. Idempotent; returns how many rows it labelled.
    */
   labelLegacyChainRows(chainName: string, chainId: number): Promise<number>;
   /** Any instance: how far the indexer of `key` got and who holds its lease (for /health). */

@@ -214,17 +214,19 @@ export type Erc8441Row = {
 const ERC8441_KEY_BYTES = 1121;
 
 /**
- * The ERC-8441 form of a row of scheme 3 (its `schemeId` / `scheme_id` says 3, or its ephemeral
- * key is 1121 bytes), else undefined. A scheme-3 row with unreadable fields comes back with an
+ * The ERC-8441 form of a row of scheme 3 (its `schemeId` / `scheme_id` says 3, or it declares no
+ * scheme and its ephemeral key is 1121 bytes), else undefined. A scheme-3 row with unreadable fields comes back with an
  * empty key, which the ERC-8441 scanner skips as malformed (Section 2.7): never a throw.
  */
 export function erc8441RowOf(input: unknown): Erc8441Row | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const row = input as Partial<Announcement & PaymentAnnouncement & AnnouncementRecord> & { schemeId?: unknown; scheme_id?: unknown };
   const raw: unknown = 'ephemeral_key' in row ? row.ephemeral_key : 'ephemeralKey' in row ? row.ephemeralKey : row.ephemeralCiphertext;
+  // A row that declares its scheme is read under that scheme alone (ERC-8441 Section 2.3); one
+  // that does not is scheme 3 when its key has scheme 3's length.
   const declared = row.schemeId ?? row.scheme_id;
   const length = raw instanceof Uint8Array ? raw.length : typeof raw === 'string' ? raw.replace(/^0[xX]/, '').length / 2 : -1;
-  if (declared !== 3 && length !== ERC8441_KEY_BYTES) return undefined;
+  if (declared !== undefined ? declared !== 3 : length !== ERC8441_KEY_BYTES) return undefined;
   const bytes = (value: unknown): Uint8Array => {
     if (value instanceof Uint8Array) return value;
     if (typeof value !== 'string' || value === '') return new Uint8Array(0);

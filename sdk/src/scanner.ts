@@ -163,6 +163,9 @@ export type Scanner = {
   /**
    * Scan one batch of announcements, in any form of {@link AnnouncementInput} (forms may be
    * mixed). Malformed rows are skipped, counted and listed in `malformed`, or thrown with `strict`.
+   * A scheme-3 payment is reported once per scanner, whatever batch replays its announcement
+   * (ERC-8441 Section 2.5): scan a registry's pages with one scanner, and make a new one to scan
+   * them again.
    */
   scan<A extends AnnouncementInput>(announcements: readonly A[]): ScanResult<A>;
   /**
@@ -261,6 +264,8 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   if (options.strict !== undefined && typeof options.strict !== 'boolean') throw new InvalidArgumentError('strict', 'must be a boolean');
   const strict = options.strict === true;
   const erc8441 = erc8441ScannerOf(keys, b);
+  /** Scheme-3 stealth addresses this scanner has reported. */
+  const erc8441Seen = new Set<string>();
 
   // Announcements go through the kernel in chunks, so batch kernels (SIMD lanes) get full groups.
   const packed = new Uint8Array(CHUNK * CIPHERTEXT_BYTES);
@@ -312,7 +317,6 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     const discoveries: Discovery<A>[] = [];
     const malformedRows: MalformedAnnouncement[] = [];
     let erc8441Rows = 0;
-    const seen = new Set<string>();
     const packOptions = {
       malformed: malformedRows,
       strict,
@@ -320,11 +324,13 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
         erc8441Rows++;
         if (erc8441 === undefined) return;
         const found = erc8441.check(row);
+        // The view tag matched when the check went past it.
+        if (found.match || found.reason === 'offset_out_of_range' || found.reason === 'address_mismatch') viewTagMatches++;
         if (!found.match) return;
-        if (found.viewTag === row.metadata[0]) viewTagMatches++;
-        // Anyone can replay an announcement: a stealth address is reported once (ERC-8441 Section 2.5).
-        if (seen.has(found.stealthAddress)) return;
-        seen.add(found.stealthAddress);
+        // Anyone can replay an announcement: a stealth address is reported once by this scanner,
+        // over all its batches (ERC-8441 Section 2.5; the earliest row in scan order is kept).
+        if (erc8441Seen.has(found.stealthAddress)) return;
+        erc8441Seen.add(found.stealthAddress);
         discoveries.push(erc8441Discovery(found.sharedSecret, found.stealthAddress, row, announcements[index]!, index, erc8441, b));
       },
     };

@@ -302,3 +302,52 @@ describe('PROTOCOL.md section 10: a Wraith identity under scheme 3 (the shared v
     expect(decodeAnyMetaAddress(c.keys.meta_address).schemeId).toBe(1000);
   });
 });
+
+describe('createScanner: one identity receives under both schemes', () => {
+  it('finds scheme-3 and scheme-1000 payments in one batch, each with its scheme and the key that spends it', async () => {
+    const { createScanner, createStealthPayment, generateKeys } = await import('../src/index.ts');
+    const identity = generateKeys();
+    const three = createStealthPayment(erc8441KeysOf(identity).metaAddress);
+    const thousand = createStealthPayment(identity.metaAddress);
+    const foreign = createStealthPayment(erc8441KeysOf(generateKeys()).metaAddress);
+    const { discoveries, stats } = createScanner(identity).scan([foreign, three, thousand]);
+    expect(discoveries.map((d) => [d.schemeId, d.stealthAddress, d.index])).toEqual([
+      [3, three.stealthAddress, 1],
+      [1000, thousand.stealthAddress, 2],
+    ]);
+    expect(evmAddressOf(Point.BASE.multiply(BigInt(`0x${bytesToHex(discoveries[0]!.stealthSecretKey!)}`)))).toBe(three.stealthAddress);
+    expect(discoveries[0]!.sharedSecret).toBeUndefined(); // never the one-time key together with its ss
+    expect(stats).toMatchObject({ erc8441: 2, malformed: 0, discoveries: 2 });
+  });
+
+  it('reports a replayed scheme-3 announcement once per scanner, over all its batches', async () => {
+    const { createScanner, createStealthPayment, generateKeys } = await import('../src/index.ts');
+    const identity = generateKeys();
+    const three = createStealthPayment(erc8441KeysOf(identity).metaAddress);
+    const scanner = createScanner(identity);
+    expect(scanner.scan([three, { ...three }]).discoveries).toHaveLength(1);
+    expect(scanner.scan([three]).discoveries).toHaveLength(0);
+    expect(createScanner(identity).scan([three]).discoveries).toHaveLength(1);
+  });
+
+  it('reads a row by the scheme it declares: a 1121-byte key declared scheme 1000 is malformed, not scheme 3', async () => {
+    const { createScanner, createStealthPayment, generateKeys } = await import('../src/index.ts');
+    const identity = generateKeys();
+    const three = createStealthPayment(erc8441KeysOf(identity).metaAddress);
+    const { discoveries, stats } = createScanner(identity).scan([{ ephemeralKey: three.ephemeralCiphertext, viewTag: three.viewTag, stealthAddress: three.stealthAddress, schemeId: 1000 }]);
+    expect(discoveries).toHaveLength(0);
+    expect(stats).toMatchObject({ malformed: 1, erc8441: 0 });
+  });
+
+  it('a view-only scan with the tracking key finds scheme-3 payments with their ss and no one-time key', async () => {
+    const { createScanner, createStealthPayment, generateKeys } = await import('../src/index.ts');
+    const identity = generateKeys();
+    const keys3 = erc8441KeysOf(identity);
+    const three = createStealthPayment(keys3.metaAddress);
+    const { discoveries } = createScanner({ viewingSecretKey: identity.viewingSecretKey, spendingPublicKey: identity.spendingPublicKey, erc8441: { trackingKey: keys3.trackingKey, metaAddress: keys3.metaAddress } }).scan([three]);
+    expect(discoveries).toHaveLength(1);
+    expect(discoveries[0]!.stealthSecretKey).toBeUndefined();
+    expect(bytesToHex(discoveries[0]!.sharedSecret!)).toBe(bytesToHex(three.sharedSecret));
+    expect(discoveries[0]!.stealthAddress).toBe(three.stealthAddress);
+  });
+});

@@ -111,10 +111,12 @@ describe.runIf(available)('the postgres registry store', () => {
     // Chain rows stored before rows carried chain ids (version 3 leaves them null) get their
     // chain's id once, by the chain's name, when its indexer starts.
     await old.query("UPDATE announcements SET chain_id = NULL, chain = 'ethereum' WHERE origin = 1");
+    // An HTTP row that indexer completed in place: its `chain` is the publisher's label.
+    await old.query("UPDATE announcements SET block_number = 6, log_index = 3, chain = 'sui' WHERE id = 3");
     expect(await store.labelLegacyChainRows('base', 8453)).toBe(0);
-    expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(2);
+    expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(3);
     expect(await store.labelLegacyChainRows('ethereum', 1)).toBe(0);
-    expect((await store.list({ chainIds: [1] }, { limit: 10 })).total).toBe(2);
+    expect((await store.list({ chainIds: [1] }, { limit: 10 })).announcements.map((r) => r.id)).toEqual([3, 5, 6]);
     expect((await store.list({}, { limit: 10 })).announcements.find((r) => r.txHash === '0xCC01')?.chainId).toBeNull();
   });
 

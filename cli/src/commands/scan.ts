@@ -6,7 +6,7 @@
  * from it next time; Ctrl-C stops cleanly between pages.
  * @module
  */
-import { scanRegistry, type AnnouncementInput, type Discovery, type RegistryPageSource, type ScanKernelName } from '@wraith-pq/sdk';
+import { erc8441KeysOf, scanRegistry, type AnnouncementInput, type Discovery, type RegistryPageSource, type ScanKernelName } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { bigintFlag, parseCommand, urlFlag } from '../args.js';
 import { connectChain } from '../chain.js';
@@ -98,6 +98,8 @@ export async function scanCommand(argv: string[]): Promise<void> {
     sourceName = `chain:${chain.id}`;
     source = chainAnnouncementPages({
       client: chainClient,
+      // Both schemes: this format's and ERC-8441's (PROTOCOL.md section 10), one filter.
+      schemeId: [1000n, 3n],
       ...(fromBlock === undefined ? {} : { fromBlock }),
       ...(toBlock === undefined ? {} : { toBlock }),
     });
@@ -118,7 +120,14 @@ export async function scanCommand(argv: string[]): Promise<void> {
   let totals = { scanned: 0, discoveries: 0, malformed: 0, cursor: fromCursor };
   try {
     // View-only keys: finding a payment needs the viewing secret and the spending public key, not the spending secret.
-    const scanKeys = { viewingSecretKey: keys.viewingSecretKey, spendingPublicKey: keys.spendingPublicKey };
+    // View-only under both schemes: scheme 3 is scanned with the identity's tracking key (PROTOCOL.md
+    // section 10), derived here; old keystores without the ML-KEM seed scan scheme 1000 alone.
+    const erc8441 = 'viewingSeed' in keys ? erc8441KeysOf({ spendingSecretKey: keys.spendingSecretKey, viewingSeed: keys.viewingSeed }) : undefined;
+    const scanKeys = {
+      viewingSecretKey: keys.viewingSecretKey,
+      spendingPublicKey: keys.spendingPublicKey,
+      ...(erc8441 === undefined ? {} : { erc8441: { trackingKey: erc8441.trackingKey, metaAddress: erc8441.metaAddress } }),
+    };
     for await (const batch of scanRegistry(source, scanKeys, { kernel, fromCursor, signal: controller.signal })) {
       for (const found of batch.discoveries) {
         const json = discoveryJson(found, rpcUrl !== undefined);
