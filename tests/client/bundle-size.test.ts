@@ -17,9 +17,11 @@ import { PROJECT_DIR } from '../helpers/server.ts';
  */
 const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; external?: string[] }[] = [
   // Raised for sealed notes (PROTOCOL.md section 8: AES-256-GCM from @noble/ciphers, opened by the
-  // scanner): measured 61.5 kB and 46.0 kB, from 60 kB and 44 kB budgets before.
-  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 67_500 },
-  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 50_500 },
+  // scanner): measured 61.5 kB and 46.0 kB, from 60 kB and 44 kB budgets before. Raised again for
+  // ERC-8441 (issue 25: its keys, payments and the scanner's scheme-3 path, SHA-256 and SHA3-256
+  // from @noble/hashes) and the layout-2 decoder: measured 67.7 kB and 50.9 kB.
+  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 72_000 },
+  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 54_500 },
   // Raised for binary pages of chain events (issue 17): their stealth addresses are checksummed with
   // the core's unrolled Keccak (keccak-f1600.ts, 2.2x @noble/hashes' permutation; decoding 200,000
   // such rows took 1.26 s and now 0.53 s in Node). Measured 14.7 kB before, 17.3 kB with it; an app

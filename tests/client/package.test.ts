@@ -97,10 +97,11 @@ describe('npm pack', () => {
   // 440 kB until issue 18's pay/balances/withdraw and issue 19's scan-input reporting (447 kB then).
   // The Sui entry of issue 18 (code, declarations, README section) took it to 473 kB, and issue 17's
   // faster page decoding (raw-byte checksums, the ASCII text path, their docs) to 483 kB. Issue 24's
-  // per-chain fee pricing took it to 512 kB, issue 25's ERC-8441 core and ERC-6538 registration
-  // (code, declarations, docs) to 574 kB.
-  it('stays small: under 600 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(600_000);
+  // per-chain fee pricing took it to 512 kB; issue 25's ERC-8441 core, ERC-6538 registration, the
+  // scanner's scheme-3 path and the layout-2 decoder with its reference (code, declarations, README
+  // sections) to 631 kB.
+  it('stays small: under 660 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(660_000);
   });
 });
 
