@@ -29,7 +29,8 @@ export async function discoverChannels(
   request: DiscoverChannelsRequest,
   { registry, channels }: { registry: RegistryStore; channels: ChannelStore },
 ): Promise<DiscoverChannelsResponse> {
-  const scanRequest = { ...request, view_tags: undefined, from_timestamp: undefined, to_timestamp: undefined }; // the whole registry
+  // The whole registry, under scheme 1000 (channels are announced with it, lib/channels/create.ts).
+  const scanRequest = { ...request, view_tags: undefined, from_timestamp: undefined, to_timestamp: undefined, tracking_key: undefined, meta_address: undefined };
   const scan = await scanRegistry(registry, scanRequest, { channelsOnly: true });
   const discoveredAt = Math.floor(Date.now() / 1000);
   const found: DiscoveredChannelJson[] = [];

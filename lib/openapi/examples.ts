@@ -220,6 +220,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       response: {
         discoveries: [
           {
+            scheme_id: 1000,
             stealth_address: payment.stealthAddress,
             stealth_sui_address: payment.stealthSuiAddress,
             announcement_id: 1,
@@ -228,6 +229,8 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
             tx_hash: EXAMPLE_TX_HASH,
             amount: '0.001',
             chain: 'ethereum',
+            chain_id: null,
+            view_tag: payment.viewTag,
             stealth_address_announced: null,
             stealth_address_mismatch: false,
             note_status: 'opened',

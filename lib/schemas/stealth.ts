@@ -72,15 +72,36 @@ export type CreateStealthResponse = z.output<typeof createStealthResponse>;
 
 export const scanRequest = z
   .object({
-    viewing_sk: hexBytes(2400, 'Viewing secret key: ML-KEM-768 decapsulation key (2400 bytes)'),
-    spending_pk: hexBytes(33, 'Spending public key: secp256k1, compressed (33 bytes)'),
+    viewing_sk: optional(hexBytes(2400, 'Scheme 1000: viewing secret key, the ML-KEM-768 decapsulation key (2400 bytes); with spending_pk')),
+    spending_pk: optional(hexBytes(33, 'Scheme 1000: spending public key, secp256k1 compressed (33 bytes); with viewing_sk')),
+    tracking_key: optional(
+      hexBytes(96, 'Scheme 3 (ERC-8441): the tracking key viewing_ec || d || z (96 bytes), with meta_address; it finds payments and cannot spend them'),
+    ),
+    meta_address: optional(
+      metaAddressInput('Scheme 3: the recipient\'s 1250-byte ERC-8441 meta-address (hex or st:<chain>:0x<hex>) that tracking_key belongs to'),
+    ),
     spending_sk: optional(
-      hexBytes(32, 'Spending secret (32 bytes). Without it the scan is view-only and discoveries carry shared_secret'),
+      hexBytes(32, 'Spending secret (32 bytes), for either scheme. Without it the scan is view-only: scheme-1000 discoveries carry shared_secret, scheme-3 ones no secret'),
     ),
     view_tags: optional(z.array(viewTag).max(256).describe('Scan only announcements with these view tags (an empty list means no filter)')),
     from_timestamp: optional(unixTimestamp.describe('Start of the time window (inclusive); used only with to_timestamp')),
     to_timestamp: optional(unixTimestamp.describe('End of the time window (inclusive); used only with from_timestamp')),
     mode: optional(scanMode),
+  })
+  .superRefine((request, ctx) => {
+    const pairs = [
+      ['viewing_sk', 'spending_pk'],
+      ['tracking_key', 'meta_address'],
+    ] as const;
+    for (const [a, b] of pairs) {
+      if ((request[a] === undefined) !== (request[b] === undefined)) {
+        const missing = request[a] === undefined ? a : b;
+        ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === a ? b : a}` });
+      }
+    }
+    if (request.viewing_sk === undefined && request.spending_pk === undefined && request.tracking_key === undefined && request.meta_address === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['viewing_sk'], message: 'is required: give viewing_sk and spending_pk (scheme 1000), tracking_key and meta_address (scheme 3), or both' });
+    }
   })
   .describe('ScanRequest');
 
@@ -88,6 +109,7 @@ export type ScanRequest = z.output<typeof scanRequest>;
 
 export const discoveryJson = z
   .object({
+    scheme_id: z.union([z.literal(1000), z.literal(3)]).describe('The scheme the payment was found under: 1000 (Wraith) or 3 (ERC-8441)'),
     stealth_address: evmAddressOutput('EIP-55 EVM address of the payment (equals stealth/create stealth_address)'),
     stealth_sui_address: suiAddressOutput('Sui address of the payment'),
     announcement_id: z.int().describe('Registry id of the announcement'),
@@ -96,9 +118,11 @@ export const discoveryJson = z
     tx_hash: z.string().nullable(),
     amount: z.string().nullable(),
     chain: z.string().nullable(),
+    chain_id: z.int().nullable().describe('EIP-155 id of the chain the announcement is on, or null'),
+    view_tag: z.int().min(0).max(255).describe('The announcement\'s view tag'),
     stealth_sk: hexOutput(32, 'One-time secret p (32 bytes). Secret: spends the payment').optional(),
     eth_private_key: prefixedHash32Output('0x + p, the form EVM wallets import. Secret').optional(),
-    shared_secret: hexOutput(32, 'View-only scans: shared secret K (32 bytes), from which the key holder derives p').optional(),
+    shared_secret: hexOutput(32, 'View-only scans of scheme 1000: shared secret K (32 bytes), from which the key holder derives p. Never for scheme 3 (ERC-8441 Section 2.6)').optional(),
     stealth_address_announced: evmAddressOutput('EIP-55 address').nullable().describe('The stealth address the announcement named (chain events), or null'),
     stealth_address_mismatch: z
       .boolean()

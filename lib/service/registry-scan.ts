@@ -8,7 +8,24 @@
  * cursor, so memory stays bounded by one page whatever the registry's size, and announcements
  * published during the scan are not skipped or read twice.
  */
-import { bytesToHex, createScanner, type Discovery, type PaymentNote } from '@wraith-pq/sdk';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import {
+  bytesToHex,
+  createErc8441Scanner,
+  createScanner,
+  decodeErc8441MetaAddress,
+  erc8441Offset,
+  erc8441RowOf,
+  erc8441StealthKey,
+  KeyMismatchError,
+  openNote,
+  SEALED_NOTE_BYTES,
+  suiAddressOf,
+  type Discovery,
+  type Erc8441Scanner,
+  type PaymentNote,
+} from '@wraith-pq/sdk';
+import { HttpError } from '../http/errors.ts';
 import type { AnnouncementFilter, RegistryStore, StoredAnnouncement } from '../registry/store.ts';
 import type { DiscoveryJson, OpenedNoteJson, ScanRequest, ScanResponse } from '../schemas/stealth.ts';
 
@@ -35,23 +52,58 @@ export type ScanRegistryOptions = {
  */
 export async function scanRegistry(store: RegistryStore, request: ScanRequest, options: ScanRegistryOptions = {}): Promise<ScanResponse> {
   const started = performance.now();
-  const scanner = createScanner({
-    viewingSecretKey: request.viewing_sk,
-    spendingPublicKey: request.spending_pk,
-    ...(request.spending_sk === undefined ? {} : { spendingSecretKey: request.spending_sk }),
-  }, request.mode === undefined ? {} : { mode: request.mode });
-  const filter: AnnouncementFilter = { ...scanSelection(request), ...(options.channelsOnly === true ? { withChannelId: true } : {}) };
+  const erc8441 = erc8441ScannerOf(request);
+  const scheme1000 = request.viewing_sk !== undefined && request.spending_pk !== undefined;
+  const scanner = scheme1000
+    ? createScanner(
+        {
+          viewingSecretKey: request.viewing_sk!,
+          spendingPublicKey: request.spending_pk!,
+          ...(request.spending_sk === undefined ? {} : { spendingSecretKey: request.spending_sk }),
+        },
+        request.mode === undefined ? {} : { mode: request.mode },
+      )
+    : undefined;
+  // Only the schemes whose keys were given are read (API.md "Several chains, two schemes").
+  const schemeIds = [...(scheme1000 ? [1000] : []), ...(erc8441 === undefined ? [] : [3])];
+  const filter: AnnouncementFilter = {
+    ...scanSelection(request),
+    ...(options.channelsOnly === true ? { withChannelId: true } : {}),
+    ...(schemeIds.length === 2 ? {} : { schemeIds }),
+  };
+  if (erc8441 !== undefined && request.spending_sk !== undefined && !isSpendingKeyOf(erc8441, request.spending_sk)) {
+    throw new HttpError(400, 'VALIDATION_ERROR', 'spending_sk does not belong to meta_address.', { details: [{ path: 'spending_sk', issue: 'does not belong to meta_address' }] });
+  }
   const discoveries: DiscoveryJson[] = [];
+  const seen = new Set<string>();
   let totalScanned = 0;
   let viewTagMatches = 0;
   let afterId: number | undefined;
   for (;;) {
     const { announcements } = await store.list(filter, { limit: SCAN_PAGE_SIZE, countTotal: false, ...(afterId === undefined ? {} : { afterId }) });
     if (announcements.length === 0) break;
-    const result = scanner.scan(announcements);
-    totalScanned += result.stats.totalScanned;
-    viewTagMatches += result.stats.viewTagMatches;
-    for (const discovery of result.discoveries) discoveries.push(discoveryToJson(discovery));
+    totalScanned += announcements.length;
+    // Each row under its own scheme: scheme-3 rows by the ERC-8441 scanner, the rest by this format's.
+    const rest: StoredAnnouncement[] = [];
+    for (const row of announcements) {
+      const erc8441Row = row.schemeId === 3 ? erc8441RowOf(row) : undefined;
+      if (erc8441Row === undefined) {
+        rest.push(row);
+        continue;
+      }
+      if (erc8441 === undefined) continue;
+      const found = erc8441.check(erc8441Row);
+      if (found.match || found.reason === 'address_mismatch' || found.reason === 'offset_out_of_range') viewTagMatches++;
+      // Deduplicated by stealth address, the earliest row kept (ERC-8441 Section 2.5).
+      if (!found.match || seen.has(found.stealthAddress)) continue;
+      seen.add(found.stealthAddress);
+      discoveries.push(erc8441DiscoveryJson(row, erc8441, found.stealthAddress, found.sharedSecret, request.spending_sk));
+    }
+    if (scanner !== undefined && rest.length > 0) {
+      const result = scanner.scan(rest);
+      viewTagMatches += result.stats.viewTagMatches;
+      for (const discovery of result.discoveries) discoveries.push(discoveryToJson(discovery));
+    }
     afterId = announcements[announcements.length - 1]!.id;
     if (announcements.length < SCAN_PAGE_SIZE) break;
     // The store and the scanner run on this thread without yielding to the event loop (the
@@ -59,6 +111,7 @@ export async function scanRegistry(store: RegistryStore, request: ScanRequest, o
     // registry must not stall the server for its whole duration.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  discoveries.sort((a, b) => a.announcement_id - b.announcement_id);
   const elapsedMs = performance.now() - started;
   return {
     discoveries,
@@ -72,24 +125,79 @@ export async function scanRegistry(store: RegistryStore, request: ScanRequest, o
   };
 }
 
-function discoveryToJson(discovery: Discovery<StoredAnnouncement>): DiscoveryJson {
-  const row = discovery.announcement;
-  const json: DiscoveryJson = {
-    stealth_address: discovery.stealthAddress,
-    stealth_sui_address: discovery.stealthSuiAddress,
+/** The request's ERC-8441 scanner, its tracking key checked against the meta-address (400 TRACKING_KEY_MISMATCH). */
+function erc8441ScannerOf(request: ScanRequest): Erc8441Scanner | undefined {
+  if (request.tracking_key === undefined || request.meta_address === undefined) return undefined;
+  const metaAddress = decodeErc8441MetaAddress(request.meta_address);
+  try {
+    return createErc8441Scanner({ trackingKey: request.tracking_key, metaAddress });
+  } catch (error) {
+    if (!(error instanceof KeyMismatchError)) throw error;
+    throw new HttpError(400, 'TRACKING_KEY_MISMATCH', 'The tracking key does not belong to meta_address (viewing_ec·G or ek differ).', {
+      details: [{ path: 'tracking_key', issue: 'does not belong to meta_address' }],
+    });
+  }
+}
+
+/** Whether `spendingSecret` is the meta-address's spending key (b·G = spending_pk). */
+function isSpendingKeyOf(scanner: Erc8441Scanner, spendingSecret: Uint8Array): boolean {
+  try {
+    return bytesToHex(secp256k1.getPublicKey(spendingSecret, true)) === bytesToHex(scanner.meta.spendingPublicKey);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A scheme-3 discovery: with spending_sk its one-time key; never `ss`, `H(ss)` or anything else
+ * from which the spending key follows (ERC-8441 Section 2.6).
+ */
+function erc8441DiscoveryJson(row: StoredAnnouncement, scanner: Erc8441Scanner, stealthAddress: string, ss: Uint8Array, spendingSecret: Uint8Array | undefined): DiscoveryJson {
+  // A match passed the offset's range check, so H(ss) is a valid scalar (ERC-8441 Section 1).
+  const stealthPoint = secp256k1.Point.fromBytes(scanner.meta.spendingPublicKey).add(secp256k1.Point.BASE.multiply(erc8441Offset(ss)!));
+  const note = row.metadata !== null && row.metadata.length === SEALED_NOTE_BYTES ? openNote(ss, row.metadata) : null;
+  const json = discoveryFields({ scheme_id: 3, stealth_address: stealthAddress, stealth_sui_address: suiAddressOf(stealthPoint) }, row, {
+    stealth_address_mismatch: false,
+    note_status: row.metadata !== null && row.metadata.length === SEALED_NOTE_BYTES ? (note === null ? 'unreadable' : 'opened') : 'absent',
+    note: noteToJson(note),
+  });
+  if (spendingSecret !== undefined) {
+    const p = bytesToHex(erc8441StealthKey({ spendingSecretKey: spendingSecret, sharedSecret: ss, stealthAddress }));
+    json.stealth_sk = p;
+    json.eth_private_key = `0x${p}`;
+  }
+  return json;
+}
+
+/** A discovery's fields in the documented order: what was found, where its announcement sits, what it said. */
+function discoveryFields(
+  found: Pick<DiscoveryJson, 'scheme_id' | 'stealth_address' | 'stealth_sui_address'>,
+  row: StoredAnnouncement,
+  said: Pick<DiscoveryJson, 'stealth_address_mismatch' | 'note_status' | 'note'>,
+): DiscoveryJson {
+  return {
+    ...found,
     announcement_id: row.id,
     timestamp: row.timestamp,
     channel_id: row.channelId === null ? null : bytesToHex(row.channelId),
     tx_hash: row.txHash,
     amount: row.amount,
     chain: row.chain,
+    chain_id: row.chainId,
+    view_tag: row.viewTag,
     stealth_address_announced: row.stealthAddress,
-    stealth_address_mismatch: discovery.stealthAddressMismatch,
-    note_status: discovery.noteStatus,
-    note: noteToJson(discovery.note),
+    ...said,
     block_number: row.blockNumber,
     log_index: row.logIndex,
   };
+}
+
+function discoveryToJson(discovery: Discovery<StoredAnnouncement>): DiscoveryJson {
+  const json = discoveryFields(
+    { scheme_id: 1000, stealth_address: discovery.stealthAddress, stealth_sui_address: discovery.stealthSuiAddress },
+    discovery.announcement,
+    { stealth_address_mismatch: discovery.stealthAddressMismatch, note_status: discovery.noteStatus, note: noteToJson(discovery.note) },
+  );
   if (discovery.stealthSecretKey !== undefined) {
     const p = bytesToHex(discovery.stealthSecretKey);
     json.stealth_sk = p;

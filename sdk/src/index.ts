@@ -69,7 +69,9 @@ export {
 } from './note.ts';
 export {
   parseAnnouncement,
+  erc8441RowOf,
   MALFORMED_LIST_LIMIT,
+  type Erc8441Row,
   type Announcement,
   type AnnouncementRecord,
   type AnnouncementInput,

@@ -9,9 +9,13 @@ import { generateKeys, request } from '../helpers/routes.ts';
 beforeEach(() => configure());
 
 describe('POST /api/v1/keys/generate', () => {
-  it('returns exactly the six fields of the key bundle', async () => {
+  it('returns exactly the fields of the key bundle, the identity under ERC-8441 among them', async () => {
     const keys = await generateKeys();
-    expect(Object.keys(keys).sort()).toEqual(['meta_address', 'spending_pk', 'spending_sk', 'view_tag', 'viewing_pk', 'viewing_sk']);
+    expect(Object.keys(keys).sort()).toEqual(['erc8441_meta_address', 'meta_address', 'spending_pk', 'spending_sk', 'tracking_key', 'view_tag', 'viewing_pk', 'viewing_sk']);
+    expect(keys.tracking_key).toMatch(/^[0-9a-f]{192}$/);
+    expect(keys.erc8441_meta_address).toMatch(/^[0-9a-f]{2500}$/);
+    // The same spending key under both forms (PROTOCOL.md section 10).
+    expect(keys.erc8441_meta_address.slice(0, 66)).toBe(keys.spending_pk);
   });
 
   it('encodes every key as lowercase hex without 0x, with the lengths of PROTOCOL.md section 2', async () => {

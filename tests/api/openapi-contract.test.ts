@@ -231,10 +231,13 @@ describe('GET /api/v1/openapi.json as a contract, against fresh real servers', (
   });
 
   it('states exact lengths of hex fields, so a client cannot send a placeholder as a meta-address', () => {
+    const patternOf = (property: { pattern?: string; anyOf?: { pattern?: string }[] }) => property.pattern ?? property.anyOf?.find((option) => option.pattern !== undefined)?.pattern;
     const components = document.components as Record<string, any>;
     const patterns = {
-      'ScanRequest.viewing_sk': components.schemas.ScanRequest.properties.viewing_sk.pattern,
-      'ScanRequest.spending_pk': components.schemas.ScanRequest.properties.spending_pk.pattern,
+      // Optional since scheme 3 (a scan may carry tracking_key and meta_address instead): the pattern
+      // sits beside null in anyOf.
+      'ScanRequest.viewing_sk': patternOf(components.schemas.ScanRequest.properties.viewing_sk),
+      'ScanRequest.spending_pk': patternOf(components.schemas.ScanRequest.properties.spending_pk),
       'PublishAnnouncementRequest.ephemeral_key': components.schemas.PublishAnnouncementRequest.properties.ephemeral_key.pattern,
       'KeyBundle.meta_address': components.schemas.KeyBundle.properties.meta_address.pattern,
       'Announcement.ephemeral_key': components.schemas.ListAnnouncementsResponse.properties.announcements.items.properties.ephemeral_key.pattern,

@@ -48,6 +48,7 @@ describe('POST /api/v1/stealth/scan', () => {
     const [found] = response.json.discoveries;
     const stored = (await request('announcements', 'GET')).json.announcements.find((a: { id: number }) => a.id === id);
     expect(found).toEqual({
+      scheme_id: 1000,
       stealth_address: payment.stealth_address,
       stealth_sui_address: payment.stealth_sui_address,
       announcement_id: id,
@@ -56,6 +57,8 @@ describe('POST /api/v1/stealth/scan', () => {
       tx_hash: hash,
       amount: '1.5',
       chain: 'ethereum',
+      chain_id: null,
+      view_tag: payment.view_tag,
       stealth_sk: expect.stringMatching(/^[0-9a-f]{64}$/),
       eth_private_key: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       stealth_address_announced: null,
@@ -114,8 +117,8 @@ describe('POST /api/v1/stealth/scan', () => {
     const [found] = (await scan(scanKeys(keys, true))).json.discoveries;
     expect(Object.keys(found).sort()).toEqual(
       [
-        'stealth_address', 'stealth_sui_address', 'announcement_id', 'timestamp', 'channel_id', 'tx_hash', 'amount', 'chain', 'shared_secret',
-        'stealth_address_announced', 'stealth_address_mismatch', 'note_status', 'note', 'block_number', 'log_index',
+        'scheme_id', 'stealth_address', 'stealth_sui_address', 'announcement_id', 'timestamp', 'channel_id', 'tx_hash', 'amount', 'chain', 'chain_id',
+        'view_tag', 'shared_secret', 'stealth_address_announced', 'stealth_address_mismatch', 'note_status', 'note', 'block_number', 'log_index',
       ].sort(),
     );
     expect(found.shared_secret).toMatch(/^[0-9a-f]{64}$/);
@@ -347,3 +350,63 @@ describe('scanning a large registry', () => {
     expect(ranDuringScan).toBeGreaterThanOrEqual(2); // at least once after each of the first two full pages
   }, 120_000);
 });
+
+describe('delegated scanning under ERC-8441 (tracking_key with meta_address)', () => {
+  /** A scheme-3 payment to `keys`' identity, published over HTTP with a sealed note; its create response. */
+  async function payScheme3(keys: KeyBundle, amount: string) {
+    const created = await request('create', 'POST', { body: { meta_address: keys.erc8441_meta_address, note: { amount, chain_id: '8453' } } });
+    expect(created.json.scheme_id).toBe(3);
+    const published = await request('announcements', 'POST', {
+      body: { ephemeral_key: created.json.ephemeral_ciphertext, view_tag: created.json.view_tag, tx_hash: txHash(), stealth_address: created.json.stealth_address, metadata: created.json.announcement.metadata, chain_id: 8453 },
+    });
+    expect(published.status).toBe(201);
+    return created.json as { stealth_address: string; stealth_sui_address: string; view_tag: number };
+  }
+
+  it('finds scheme-3 payments with the tracking key alone, with no secret in the answer, and the one-time key with spending_sk', async () => {
+    const keys = await generateKeys();
+    const other = await generateKeys();
+    const mine = await payScheme3(keys, '7');
+    await payScheme3(other, '8');
+    await publishForeign(3);
+    const delegated = await scan({ tracking_key: keys.tracking_key, meta_address: keys.erc8441_meta_address });
+    expect(delegated.status).toBe(200);
+    expect(delegated.json.discoveries).toHaveLength(1);
+    const [found] = delegated.json.discoveries;
+    expect(found).toMatchObject({ scheme_id: 3, stealth_address: mine.stealth_address, stealth_sui_address: mine.stealth_sui_address, view_tag: mine.view_tag, chain_id: 8453, note_status: 'opened', note: { amount: '7', chain_id: '8453' } });
+    for (const secret of ['stealth_sk', 'eth_private_key', 'shared_secret']) expect(found).not.toHaveProperty(secret);
+    const full = await scan({ tracking_key: keys.tracking_key, meta_address: keys.erc8441_meta_address, spending_sk: keys.spending_sk });
+    const key = full.json.discoveries[0].stealth_sk as string;
+    expect(evmAddressOf(secp256k1.Point.BASE.multiply(BigInt(`0x${key}`)))).toBe(mine.stealth_address);
+    expect(full.json.discoveries[0]).not.toHaveProperty('shared_secret');
+  });
+
+  it('scans both schemes of one identity in one request, each row under its own scheme', async () => {
+    const keys = await generateKeys();
+    const three = await payScheme3(keys, '3');
+    const thousand = await createPayment(keys.meta_address);
+    await publish(thousand);
+    const both = await scan({ ...scanKeys(keys), tracking_key: keys.tracking_key, meta_address: keys.erc8441_meta_address });
+    expect(both.json.discoveries.map((d: { scheme_id: number; stealth_address: string }) => [d.scheme_id, d.stealth_address])).toEqual([
+      [3, three.stealth_address],
+      [1000, thousand.stealth_address],
+    ]);
+    // Only the schemes whose keys were given are scanned.
+    expect((await scan(scanKeys(keys))).json.discoveries.map((d: { scheme_id: number }) => d.scheme_id)).toEqual([1000]);
+  });
+
+  it('refuses a tracking key of another identity (400 TRACKING_KEY_MISMATCH), a half pair and no keys at all (400 naming the field), never echoing a key', async () => {
+    const keys = await generateKeys();
+    const other = await generateKeys();
+    const mismatch = await scan({ tracking_key: other.tracking_key, meta_address: keys.erc8441_meta_address });
+    expect([mismatch.status, mismatch.json.error.code]).toEqual([400, 'TRACKING_KEY_MISMATCH']);
+    expect(mismatch.text).not.toContain(other.tracking_key);
+    const half = await scan({ tracking_key: keys.tracking_key });
+    expect([half.status, half.json.error.details.map((d: { path: string }) => d.path)]).toEqual([400, ['meta_address']]);
+    const none = await scan({});
+    expect([none.status, none.json.error.details.map((d: { path: string }) => d.path)]).toEqual([400, ['viewing_sk']]);
+    const wrongOwner = await scan({ tracking_key: keys.tracking_key, meta_address: keys.erc8441_meta_address, spending_sk: other.spending_sk });
+    expect([wrongOwner.status, wrongOwner.json.error.details]).toEqual([400, [{ path: 'spending_sk', issue: 'does not belong to meta_address' }]]);
+  });
+});
+

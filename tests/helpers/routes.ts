@@ -41,6 +41,8 @@ export type KeyBundle = {
   viewing_sk: string;
   meta_address: string;
   view_tag: number;
+  tracking_key: string;
+  erc8441_meta_address: string;
 };
 
 export async function generateKeys(): Promise<KeyBundle> {

@@ -79,6 +79,10 @@ export type KeyBundleJson = {
   meta_address: string;
   /** Informational base view tag of the viewing key. */
   view_tag: number;
+  /** ERC-8441 tracking key (96 bytes): finds scheme-3 payments, cannot spend them. Secret. */
+  tracking_key: string;
+  /** ERC-8441 meta-address of the same identity (1250 bytes). */
+  erc8441_meta_address: string;
 };
 
 // --- announcements ------------------------------------------------------------------------
@@ -146,11 +150,15 @@ export type CreateStealthPaymentReturnType = {
 };
 
 export type ScanParameters = {
-  /** 2400 bytes. Secret. */
-  viewing_sk: HexInput;
-  /** 33 bytes. */
-  spending_pk: HexInput;
-  /** 32 bytes. Without it the scan is view-only and discoveries carry `shared_secret`. */
+  /** Scheme 1000: 2400 bytes, with `spending_pk`. Secret. */
+  viewing_sk?: HexInput | null;
+  /** Scheme 1000: 33 bytes, with `viewing_sk`. */
+  spending_pk?: HexInput | null;
+  /** Scheme 3 (ERC-8441): the 96-byte tracking key, with `meta_address`. Finds payments, cannot spend them. */
+  tracking_key?: HexInput | null;
+  /** Scheme 3: the recipient's 1250-byte meta-address the tracking key belongs to. */
+  meta_address?: HexInput | null;
+  /** 32 bytes, either scheme. Without it the scan is view-only: scheme-1000 discoveries carry `shared_secret`, scheme-3 ones no secret. */
   spending_sk?: HexInput | null;
   /** Only announcements with these view tags (empty: no filter). */
   view_tags?: number[] | null;
@@ -161,6 +169,8 @@ export type ScanParameters = {
 
 /** A payment found by a server-side scan. */
 export type DiscoveryJson = {
+  /** The scheme it was found under: 1000 or 3 (ERC-8441). */
+  scheme_id: 1000 | 3;
   stealth_address: string;
   stealth_sui_address: string;
   announcement_id: number;
@@ -169,11 +179,14 @@ export type DiscoveryJson = {
   tx_hash: string | null;
   amount: string | null;
   chain: string | null;
+  /** EIP-155 id of the announcement's chain, or null. */
+  chain_id: number | null;
+  view_tag: number;
   /** One-time secret `p` (32 bytes). Secret: spends the payment. */
   stealth_sk?: string | undefined;
   /** `0x` + `p`, the form EVM wallets import. Secret. */
   eth_private_key?: string | undefined;
-  /** View-only scans: the shared secret `K` (32 bytes). */
+  /** View-only scans of scheme 1000: the shared secret `K` (32 bytes). Never for scheme 3. */
   shared_secret?: string | undefined;
   /** The stealth address the announcement named (chain events), or null. */
   stealth_address_announced: string | null;
