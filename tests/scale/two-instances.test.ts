@@ -85,8 +85,14 @@ describe.skipIf(!available)(`two instances on one PostgreSQL and one Redis${avai
       expect(response.json.error.code).toBe('RATE_LIMITED');
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
-    // Both instances refused some: neither kept a private budget.
-    expect(new Set(results.map((r, i) => `${i % 2}:${r.status}`))).toEqual(new Set(['0:200', '1:200', '0:429', '1:429']));
+    // An instance that refused some had let fewer than its own 30 through: it drew on the shared
+    // budget. (Which instance that is depends on which requests the machine happens to serve first:
+    // CI saw one instance answer all its 30 before the other began, so "both refused" is not a fact
+    // of the limiter, only of the timing.)
+    for (const instance of [0, 1]) {
+      const mine = results.filter((_, i) => i % 2 === instance);
+      if (mine.some((r) => r.status === 429)) expect(mine.filter((r) => r.status === 200).length).toBeLessThan(30);
+    }
   });
 
   it('keeps both instances serving while Redis is down, each under its own bucket, with a logged warning', async () => {
