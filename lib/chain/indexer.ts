@@ -214,7 +214,8 @@ function runIndexer(options: StartIndexerOptions, scope?: BackfillScope): Indexe
         return { pause, failure };
       }
     }
-    if (!status.leader) log('info', 'indexer leading', { ...logFields, key, next_block: state.nextBlock ?? config.startBlock });
+    // A backfill says so in its own words: "indexer leading" names where the main cursor resumed.
+    if (!status.leader) log('info', scope === undefined ? 'indexer leading' : 'scheme backfill leading', { ...logFields, key, next_block: state.nextBlock ?? config.startBlock });
     status.leader = true;
     const renewal = keepLease();
     try {
