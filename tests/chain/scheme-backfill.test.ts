@@ -6,7 +6,7 @@
  * canonical address, the registry in a SQLite file and in PostgreSQL (two instances: one does the
  * backfill, under its own lease).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStealthPayment, erc8441KeysOf, generateKeys } from '@wraith-pq/sdk';
 import { ANNOUNCER_ADDRESS, fetchAnnouncements } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../../lib/config.ts';
@@ -127,8 +127,11 @@ async function upgradeStory(open: () => Promise<RegistryStore>): Promise<void> {
     expect(row.ephemeralKey).toHaveLength(1121);
     expect(row.chainId).toBe(chain.chainId);
   }
-  // The backfill's own cursor stands where the main one stood when it began.
-  expect((await store.indexerStatus(backfillKey(chainConfig([1000n, 3n], startBlock), 3n))).nextBlock).toBe(cursor);
+  // The backfill's own cursor stands where the main one stood when it began: at or past the
+  // block the old setting stopped at (the main indexer may have moved on before it was read).
+  const backfilledTo = (await store.indexerStatus(backfillKey(chainConfig([1000n, 3n], startBlock), 3n))).nextBlock!;
+  expect(backfilledTo).toBeGreaterThanOrEqual(cursor);
+  expect(backfilledTo).toBeLessThanOrEqual((await store.indexerStatus(indexerKey(chainConfig([1000n, 3n], startBlock)))).nextBlock!);
   // Its lease is released once done: another instance is not kept waiting for it.
   expect((await store.indexerStatus(backfillKey(chainConfig([1000n, 3n], startBlock), 3n))).owner).toBeNull();
   await upgraded.stop();
@@ -164,6 +167,61 @@ describe('scheme backfill when ANNOUNCER_SCHEME_IDS gains 3', () => {
     expect(inRegistry(await allRows(store))).toEqual(await onChain(startBlock, [1000n, 3n]));
     // No backfill ran: its cursor was never created.
     expect((await store.indexerStatus(backfillKey(config, 3n))).nextBlock).toBeNull();
+  });
+});
+
+describe('scheme backfill interrupted', () => {
+  it('a server stopped in the middle of a backfill resumes it from its own cursor at the next start, and ends with every scheme-3 payment stored once', async () => {
+    const dir = temporaryDirectory('wraith-backfill-stop-');
+    cleanups.push(() => dir.remove());
+    const startBlock = Number(await chain.blockNumber()) + 1;
+    await payBoth(5);
+    const store = await createSqliteStore(`file:${dir.path}/registry.db`);
+    cleanups.push(() => store.close());
+    const old = run(store, chainConfig([1000n], startBlock, { maxBlockRange: 1 }));
+    await caughtUp(old);
+    await old.stop();
+    const cursor = (await store.indexerStatus(indexerKey(chainConfig([1000n], startBlock)))).nextBlock!;
+
+    // The backfill's commits are slowed, and the server stops after its first one.
+    let backfillCommits = 0;
+    const slow = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'commitIndexedRange') {
+          return async (...args: Parameters<RegistryStore['commitIndexedRange']>) => {
+            if (args[0].endsWith(':3')) await new Promise((resolve) => setTimeout(resolve, 200));
+            const result = await target.commitIndexedRange(...args);
+            if (args[0].endsWith(':3')) backfillCommits++;
+            return result;
+          };
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const first = run(slow, chainConfig([1000n, 3n], startBlock, { maxBlockRange: 1 }));
+    await expect.poll(() => backfillCommits, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(1);
+    await first.stop();
+    const stoppedAt = (await store.indexerStatus(backfillKey(chainConfig([1000n, 3n], startBlock), 3n))).nextBlock!;
+    expect(stoppedAt, 'stopped in the middle').toBeGreaterThan(startBlock);
+    expect(stoppedAt).toBeLessThan(cursor);
+    expect((await allRows(store)).filter((row) => row.schemeId === 3).length).toBeLessThan(5);
+
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+    try {
+      const second = run(store, chainConfig([1000n, 3n], startBlock, { maxBlockRange: 1 }));
+      await caughtUp(second);
+    } finally {
+      write.mockRestore();
+    }
+    // It took up where it stopped, not at the start block.
+    const resumed = written.join('').split('\n').filter((line) => line.includes('"scheme backfill leading"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(resumed.map((line) => line['next_block'])).toEqual([stoppedAt]);
+    const rows = await allRows(store);
+    expect(inRegistry(rows)).toEqual(await onChain(startBlock, [1000n, 3n]));
+    expect(rows.filter((row) => row.schemeId === 3)).toHaveLength(5);
+    expect(new Set(inRegistry(rows)).size).toBe(rows.length);
   });
 });
 
