@@ -30,6 +30,21 @@
  *    database work at the same time.
  * Any failure (provider down, database down, lease lost) ends the tick; the next one starts over
  * from the registry's state after a backoff that grows to a minute. Nothing is skipped, ever.
+ *
+ * Scheme backfill. The cursor is named by this format's scheme id (`indexerKey`), and deployments
+ * older than ERC-8441 followed that id alone: when `ANNOUNCER_SCHEME_IDS` gains an id (3), the
+ * cursor is already past blocks whose events of that id were never read. So every followed id
+ * other than the one naming the cursor has a cursor of its own (`backfillKey`), and at start a
+ * backfill reads that id alone from where its cursor stopped (the start block the first time) up
+ * to where the main cursor stood when the backfill began: the main indexer, following every id,
+ * covers the blocks from there on. Rows are unique by (chain_id, tx_hash, log_index), so a block
+ * read twice stores nothing twice. The backfill has its own lease (one instance does it) and no
+ * rewinds of its own: its blocks are below the main cursor, whose checkpoints catch a
+ * reorganisation there and rewind every scheme's rows (`rewindIndexedRange` is per chain, not
+ * per scheme), after which the main indexer reads them again with every id. Each start reads
+ * again, for the added ids, what the main cursor passed since the backfill last ran: cheap (a
+ * few `eth_getLogs` of one topic), and it mends the blocks an instance with the old setting
+ * indexed during a rolling upgrade.
  */
 import { fetchAnnouncements, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../config.ts';
@@ -65,6 +80,11 @@ export type Indexer = {
   stop(): Promise<void>;
   /** Resolves when the registry covers the chain up to `block` (tests, benchmarks). */
   waitForBlock(block: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves when the backfill of every followed scheme id other than the cursor's is done (or
+   * there was none to do), or when the indexer stopped first (tests, operations).
+   */
+  backfilled(): Promise<void>;
 };
 
 export type StartIndexerOptions = {
@@ -79,6 +99,9 @@ export type StartIndexerOptions = {
   clients?: ChainClients;
 };
 
+/** What a backfill indexer reads: its own cursor and lease, some scheme ids, up to a block. */
+type BackfillScope = { key: string; schemeIds: readonly bigint[]; untilBlock: number };
+
 /**
  * The lease and cursor key: one indexer state per chain, Announcer and scheme. Chain names are
  * unique (lib/config.ts), so every followed chain has its own key; a one-chain deployment keeps
@@ -88,15 +111,79 @@ export function indexerKey(config: Pick<ChainConfig, 'name' | 'announcer' | 'sch
   return `${config.name}:${config.announcer.toLowerCase()}:${config.schemeId}`;
 }
 
-/** Start indexing in the background. */
+/** The cursor and lease key of the backfill of scheme `schemeId` (see the module's notes): named by that id. */
+export function backfillKey(config: Pick<ChainConfig, 'name' | 'announcer'>, schemeId: bigint): string {
+  return indexerKey({ ...config, schemeId });
+}
+
+/** The followed scheme ids that need a backfill: all but the one naming the cursor. */
+export function backfillSchemeIds(config: Pick<ChainConfig, 'schemeId' | 'schemeIds'>): bigint[] {
+  return config.schemeIds.filter((id) => id !== config.schemeId);
+}
+
+/** Start indexing in the background, and the backfill of scheme ids added since the cursor began. */
 export function startIndexer(options: StartIndexerOptions): Indexer {
+  const indexer = runIndexer(options);
+  const stopped = new AbortController();
+  const backfills: Indexer[] = [];
+  const done = (async () => {
+    const ids = backfillSchemeIds(options.config);
+    if (ids.length === 0) return;
+    const until = await mainCursor(options, stopped.signal);
+    if (until === null) return; // stopped before the registry answered
+    // The main cursor never moved (a new deployment): it reads every id from the start block.
+    if (until <= options.config.startBlock) return;
+    for (const schemeId of ids) {
+      if (stopped.signal.aborted) return;
+      const key = backfillKey(options.config, schemeId);
+      log('info', 'scheme backfill: reading blocks the cursor passed before this scheme id was followed', { chain: options.config.name, chain_id: options.chainId, scheme_id: Number(schemeId), until_block: until - 1 });
+      const backfill = runIndexer(options, { key, schemeIds: [schemeId], untilBlock: until - 1 });
+      backfills.push(backfill);
+      await backfill.backfilled();
+      await backfill.stop(); // releases its lease
+    }
+  })();
+  return {
+    ...indexer,
+    async stop() {
+      stopped.abort();
+      await Promise.all([indexer.stop(), ...backfills.map((b) => b.stop())]);
+      await done.catch(() => undefined);
+    },
+    backfilled: () => done,
+  };
+}
+
+/**
+ * Where the main cursor stands (its next block; the start block when it never ran), read once
+ * the registry answers (retried with a growing pause); null when stopped first.
+ */
+async function mainCursor(options: StartIndexerOptions, signal: AbortSignal): Promise<number | null> {
+  let pause = FIRST_BACKOFF_MS;
+  while (!signal.aborted) {
+    try {
+      return (await options.store.indexerStatus(indexerKey(options.config))).nextBlock ?? options.config.startBlock;
+    } catch {
+      await sleep(pause, signal);
+      pause = Math.min(MAX_BACKOFF_MS, pause * 2);
+    }
+  }
+  return null;
+}
+
+/** One indexer loop: the main one (every followed id, the main cursor) or a backfill (`scope`). */
+function runIndexer(options: StartIndexerOptions, scope?: BackfillScope): Indexer {
   const { store, config, chainId } = options;
-  const key = indexerKey(config);
+  const key = scope?.key ?? indexerKey(config);
+  const schemeIds = scope?.schemeIds ?? config.schemeIds;
   const owner = options.owner ?? `wraith-${globalThis.crypto.randomUUID()}`;
   const clients = options.clients ?? createChainClients(config.rpcUrl, options.timeoutMs);
   const controller = new AbortController();
   const status: IndexerStatus = { name: config.name, chainId, leader: false, indexedBlock: null, headBlock: null, failures: 0, lastError: null, lastSuccessAt: null };
-  const logFields = { chain: config.name, chain_id: chainId };
+  const logFields = scope === undefined ? { chain: config.name, chain_id: chainId } : { chain: config.name, chain_id: chainId, backfill: schemeIds.map(Number).join(',') };
+  /** A backfill's end: resolved when its cursor passed `untilBlock` (then its loop ends). */
+  let markBackfilled = () => {};
+  const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
   const waiters = new Set<{ block: number; resolve: () => void }>();
 
   const wake = () => {
@@ -127,7 +214,8 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
         return { pause, failure };
       }
     }
-    if (!status.leader) log('info', 'indexer leading', { ...logFields, key, next_block: state.nextBlock ?? config.startBlock });
+    // A backfill says so in its own words: "indexer leading" names where the main cursor resumed.
+    if (!status.leader) log('info', scope === undefined ? 'indexer leading' : 'scheme backfill leading', { ...logFields, key, next_block: state.nextBlock ?? config.startBlock });
     status.leader = true;
     const renewal = keepLease();
     try {
@@ -155,7 +243,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
 
   /** The rest of a tick, holding the lease. */
   async function lead(state: IndexerState): Promise<number> {
-    if (!legacyLabelled) {
+    if (!legacyLabelled && scope === undefined) {
       // A registry written when a server followed one chain: its chain rows get this chain's id
       // when they carry its name (idempotent; the store says how many it labelled).
       const labelled = await store.labelLegacyChainRows(config.name, chainId);
@@ -172,7 +260,13 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
     }
     const head = knownHead;
     status.headBlock = head;
-    const target = head - config.confirmations;
+    const target = Math.min(head - config.confirmations, scope?.untilBlock ?? Number.POSITIVE_INFINITY);
+    if (scope !== undefined && nextBlock > scope.untilBlock) {
+      log('info', 'scheme backfill done', { ...logFields, through_block: scope.untilBlock });
+      controller.abort(); // the loop ends; stop() releases the lease
+      markBackfilled();
+      return 0;
+    }
     // Caught up: watch the newest indexed block for a reorganisation until there is more to read.
     if (nextBlock > target) {
       knownHead = undefined;
@@ -205,7 +299,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
       // provider first, so the node assembles the next answer while this range is stored.
       await readAhead.requested.catch(() => undefined);
     }
-    const result = await store.commitIndexedRange(key, owner, { chainId, fromBlock: nextBlock, toBlock, toBlockHash: after, blockHashes: eventBlockHashes(fetched.announcements, toBlock), events });
+    const result = await store.commitIndexedRange(key, owner, { chainId, fromBlock: nextBlock, toBlock, toBlockHash: after, blockHashes: eventBlockHashes(fetched.announcements, toBlock), events, schemeIds: schemeIds.map(Number) });
     if (fetched.skipped > 0 || events.length > 0) {
       log('info', 'indexed announcements', {
         ...logFields,
@@ -244,7 +338,7 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
         client: clients.logs,
         fromBlock: BigInt(fromBlock),
         toBlock: BigInt(toBlock),
-        schemeId: config.schemeIds,
+        schemeId: schemeIds,
         announcer: config.announcer,
         maxBlockRange: BigInt(config.maxBlockRange),
         chain: config.name,
@@ -261,6 +355,9 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
    * the chain still has (or to before the start block when none is left). True when it rewound.
    */
   async function undoReorganisation(state: IndexerState): Promise<boolean> {
+    // A backfill's blocks are below the main cursor, whose checkpoints catch a reorganisation
+    // there and rewind every scheme's rows of the chain (see the module's notes).
+    if (scope !== undefined) return false;
     const newest = state.checkpoints.at(-1);
     if (newest === undefined || (await clients.blockHash(newest.blockNumber)) === newest.blockHash) return false;
     let forkBlock = config.startBlock - 1;
@@ -334,7 +431,9 @@ export function startIndexer(options: StartIndexerOptions): Indexer {
       waiters.clear();
       if (status.leader) await store.releaseIndexerLease(key, owner).catch(() => undefined);
       status.leader = false;
+      markBackfilled();
     },
+    backfilled: () => backfilled,
     waitForBlock(block, timeoutMs = 30_000) {
       if (status.indexedBlock !== null && status.indexedBlock >= block) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

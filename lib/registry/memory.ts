@@ -106,7 +106,8 @@ class MemoryStore implements RegistryStore {
     const events = eventsInChainOrder(range.events);
     const wanted = new Set(events.map((e) => chainKey(e.txHash, e.logIndex)));
     // This chain's rows stored ahead of the indexer (verified publishes) whose event the chain no longer has.
-    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && r.chainId === chainId && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock)) {
+    const read = (row: StoredAnnouncement) => range.schemeIds === undefined || range.schemeIds.includes(row.schemeId);
+    for (const row of this.#rows.filter((r) => this.#fromChain.has(r.id) && r.chainId === chainId && r.blockNumber !== null && r.blockNumber >= range.fromBlock && r.blockNumber <= range.toBlock && read(r))) {
       if (!wanted.has(chainKey(row.txHash, row.logIndex!))) this.#remove(row);
     }
     const result: CommitResult = { inserted: 0, completed: 0, existing: 0 };

@@ -258,10 +258,11 @@ class PostgresStore implements RegistryStore {
       await client.query(
         `WITH gone AS (
            DELETE FROM announcements AS a WHERE origin = 1 AND chain_id = $5 AND block_number BETWEEN $1 AND $2
+           AND ($6::int[] IS NULL OR a.scheme_id = ANY($6::int[]))
            AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::int[]) AS e(n, l) WHERE e.n = a.tx_hash_norm AND e.l = a.log_index)
            RETURNING view_tag
          ), ${COUNTED_DELETE}`,
-        [range.fromBlock, range.toBlock, norms, logIndexes, chainId],
+        [range.fromBlock, range.toBlock, norms, logIndexes, chainId, range.schemeIds ?? null],
       );
       // HTTP publishes of these events (rare), naming this chain or none: found by tx_hash alone, completed in place.
       const published = await client.query<{ id: string; tx_hash_norm: string; ephemeral_key: Buffer }>(

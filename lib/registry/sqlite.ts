@@ -330,14 +330,16 @@ class SqliteStore implements RegistryStore {
       ),
     );
     const { chainId } = range;
+    const schemeIds = range.schemeIds === undefined ? null : JSON.stringify(range.schemeIds);
     const ciphertext = 'substr(?, e.value ->> 10, e.value ->> 11)';
     const note = 'substr(?, e.value ->> 8, e.value ->> 9)';
     const results = await this.#fenced(key, owner, 'commit indexed blocks', [
       // This chain's rows stored ahead of the indexer (verified publishes) that these blocks no longer hold.
       {
         sql: `DELETE FROM announcements WHERE origin = 1 AND chain_id = ? AND block_number BETWEEN ? AND ?
+              AND (? IS NULL OR scheme_id IN (SELECT value FROM json_each(?)))
               AND NOT EXISTS (SELECT 1 FROM json_each(?) AS e WHERE e.value ->> 3 = announcements.tx_hash_norm AND e.value ->> 4 = announcements.log_index)`,
-        args: [chainId, range.fromBlock, range.toBlock, events],
+        args: [chainId, range.fromBlock, range.toBlock, schemeIds, schemeIds, events],
       },
       // HTTP publishes of these events (rare), naming this chain or none: completed in place. The
       // announcements are matched by tx_hash through a small array first; only a match reads its

@@ -125,6 +125,11 @@ export type IndexedRange = {
   toBlockHash: string;
   events: ChainEvent[];
   blockHashes?: readonly IndexerCheckpoint[];
+  /**
+   * The scheme ids these blocks were read for; rows of other schemes in them are left alone (a
+   * scheme backfill reads one id over blocks already indexed for the others). Absent: every scheme.
+   */
+  schemeIds?: readonly number[];
 };
 
 /** Counts of one committed range. */

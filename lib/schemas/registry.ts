@@ -4,8 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { hexToBytes, toChecksumAddress } from '@wraith-pq/sdk';
+import { hexToBytes, isCompressedPoint, toChecksumAddress } from '@wraith-pq/sdk';
 import { hexBytes, optional, plainText, queryInteger, viewTag } from './fields.ts';
 
 /** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
@@ -98,7 +97,7 @@ export const publishAnnouncementRequest = z
       }
       return;
     }
-    if (!isValidCompressedPoint(request.ephemeral_key.subarray(0, 33))) {
+    if (!isCompressedPoint(request.ephemeral_key.subarray(0, 33))) {
       ctx.addIssue({ code: 'custom', path: ['ephemeral_key'], message: 'its first 33 bytes (epk) must be a compressed secp256k1 point (02 or 03, on the curve)' });
     }
     if (request.stealth_address === undefined) {
@@ -124,16 +123,6 @@ function hasValidChecksum(address: string): boolean {
   const body = address.slice(2);
   if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
   return toChecksumAddress(address) === `0x${body}`;
-}
-
-function isValidCompressedPoint(bytes: Uint8Array): boolean {
-  if (bytes[0] !== 0x02 && bytes[0] !== 0x03) return false;
-  try {
-    secp256k1.Point.fromBytes(bytes).assertValidity();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export type PublishAnnouncementRequest = z.output<typeof publishAnnouncementRequest>;

@@ -128,7 +128,7 @@ export {
   VIEWING_SEED_BYTES,
   hasCanonicalCoefficients,
 } from './viewing-key.ts';
-export { SPENDING_PUBLIC_KEY_BYTES, SPENDING_SECRET_BYTES, CURVE_ORDER } from './spending-key.ts';
+export { SPENDING_PUBLIC_KEY_BYTES, SPENDING_SECRET_BYTES, CURVE_ORDER, isCompressedPoint } from './spending-key.ts';
 export {
   parseCid,
   cidForBytes,

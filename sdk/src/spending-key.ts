@@ -28,19 +28,39 @@ export function parseSpendingSecret(input: BytesInput, field = 'spending_sk'): b
   return b;
 }
 
+/**
+ * The point a SEC1-compressed encoding names: 33 bytes, tag `02`/`03`, an x on secp256k1; null
+ * otherwise (never throws). The one check behind every compressed point the SDK and the server
+ * read: spending and viewing keys, and an ERC-8441 announcement's `epk` (its Section 2.7).
+ */
+export function compressedPointOrNull(bytes: Uint8Array): CurvePoint | null {
+  if (bytes.length !== SPENDING_PUBLIC_KEY_BYTES || (bytes[0] !== 0x02 && bytes[0] !== 0x03)) return null;
+  try {
+    const point = Point.fromBytes(bytes);
+    point.assertValidity();
+    return point;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `bytes` is a SEC1-compressed secp256k1 point (33 bytes, `02`/`03`, on the curve).
+ * @example
+ * isCompressedPoint(hexToBytes('02' + '00'.repeat(31) + '05')); // false: x = 5 has no y
+ */
+export function isCompressedPoint(bytes: Uint8Array): boolean {
+  return compressedPointOrNull(bytes) !== null;
+}
+
 /** Parse a compressed spending public key: 33 bytes, `02`/`03`, on the curve, not identity. */
 export function parseSpendingPublicKey(input: BytesInput, field = 'spending_pk'): CurvePoint {
   const bytes = toBytes(input, field, SPENDING_PUBLIC_KEY_BYTES);
   if (bytes[0] !== 0x02 && bytes[0] !== 0x03) {
     throw new InvalidKeyError(field, 'must be a compressed secp256k1 point (prefix 02 or 03)');
   }
-  let point: CurvePoint;
-  try {
-    point = Point.fromBytes(bytes);
-    point.assertValidity();
-  } catch (cause) {
-    throw new InvalidKeyError(field, 'not a point on secp256k1', { cause });
-  }
+  const point = compressedPointOrNull(bytes);
+  if (point === null) throw new InvalidKeyError(field, 'not a point on secp256k1');
   if (point.is0()) throw new InvalidKeyError(field, 'the identity point is not a key');
   return point;
 }

@@ -20,7 +20,7 @@ import { toChecksumAddress } from '../address.ts';
 import { hexToBytes, isAllZero } from '../bytes.ts';
 import { ERC8441_SCHEME_ID } from '../erc8441-meta-address.ts';
 import { ERC8441_EPHEMERAL_KEY_BYTES } from '../erc8441-payment.ts';
-import { Point } from '../spending-key.ts';
+import { isCompressedPoint } from '../spending-key.ts';
 import { SEALED_NOTE_BYTES } from '../note.ts';
 import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
 import { InvalidArgumentError } from '../errors.ts';
@@ -265,17 +265,6 @@ export function quantity(value: RpcQuantity | null | undefined): number | undefi
   else if (typeof value === 'string' && /^0x[0-9a-f]{1,14}$/i.test(value)) n = Number.parseInt(value.slice(2), 16);
   else return undefined;
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-}
-
-/** SEC1-compressed (tag 02/03) and on secp256k1. */
-function isCompressedPoint(bytes: Uint8Array): boolean {
-  if (bytes[0] !== 0x02 && bytes[0] !== 0x03) return false;
-  try {
-    Point.fromBytes(bytes).assertValidity();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isHash(value: unknown): value is string {
