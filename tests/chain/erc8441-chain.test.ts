@@ -35,7 +35,9 @@ describe('ERC-8441 on chain, beside scheme 1000', () => {
     const { announcements, skippedBy } = await fetchAnnouncements({ client: chain.publicClient, fromBlock: from, toBlock: await chain.blockNumber(), schemeId: [1000n, 3n] });
     expect(announcements.map((a) => a.schemeId)).toEqual([3, 1000]);
     expect(Object.values(skippedBy).reduce((a, b) => a + b, 0)).toBe(0);
-    const only1000 = await fetchAnnouncements({ client: chain.publicClient, fromBlock: from, toBlock: await chain.blockNumber() });
+    const byDefault = await fetchAnnouncements({ client: chain.publicClient, fromBlock: from, toBlock: await chain.blockNumber() });
+    expect(byDefault.announcements.map((a) => a.schemeId)).toEqual([3, 1000]); // one identity receives under both
+    const only1000 = await fetchAnnouncements({ client: chain.publicClient, fromBlock: from, toBlock: await chain.blockNumber(), schemeId: 1000n });
     expect(only1000.announcements.map((a) => a.schemeId)).toEqual([1000]);
 
     const scanner = createErc8441Scanner({ trackingKey: erc8441.trackingKey, metaAddress: erc8441.metaAddress });

@@ -43,6 +43,7 @@ export type ChainPageSourceChain = {
 
 /** What every chain of a scan shares. */
 type ChainPageSourceShared = {
+  /** Scheme id(s) to read (default 1000 and 3: both schemes one identity receives under). */
   schemeId?: bigint | readonly bigint[];
   /** Blocks per page (default 10,000): one page is what the scanner gets at a time, per chain. */
   pageBlocks?: bigint;

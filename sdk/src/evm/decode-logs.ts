@@ -76,8 +76,9 @@ export type DecodeSkipReason = 'scheme' | 'ephemeral-key-length' | 'invalid-epk'
 
 export type DecodeAnnouncementLogsOptions = {
   /**
-   * Scheme id(s) to accept (default {@link WRAITH_SCHEME_ID}). 3 is ERC-8441; any other id is
-   * read as this format (a deployment may announce it under another id).
+   * Scheme id(s) to accept (default {@link DEFAULT_SCHEME_IDS}: 1000, this format, and 3,
+   * ERC-8441, since one identity receives under both). Any id other than 3 is read as this format
+   * (a deployment may announce it under another id).
    */
   schemeId?: bigint | readonly bigint[];
   /** Announcer to accept logs from (default {@link ANNOUNCER_ADDRESS}). */
@@ -134,9 +135,12 @@ export function decodeAnnouncementLogs(logs: readonly RpcLogLike[], options: Dec
   return { announcements, skipped: logs.length - announcements.length, skippedBy };
 }
 
+/** The scheme ids read when none are named: this format's (1000) and ERC-8441's (3). */
+export const DEFAULT_SCHEME_IDS: readonly bigint[] = Object.freeze([WRAITH_SCHEME_ID, BigInt(ERC8441_SCHEME_ID)]);
+
 /** The scheme ids of an option, checked (uint256 each, at least one). */
 export function schemeIdList(option: bigint | readonly bigint[] | undefined): bigint[] {
-  const list = option === undefined ? [WRAITH_SCHEME_ID] : typeof option === 'bigint' ? [option] : [...option];
+  const list = option === undefined ? [...DEFAULT_SCHEME_IDS] : typeof option === 'bigint' ? [option] : [...option];
   if (list.length === 0) throw new InvalidArgumentError('schemeId', 'must name at least one scheme id');
   return list.map((id, i) => parseSchemeId(id, typeof option === 'object' ? `schemeId[${i}]` : 'schemeId'));
 }

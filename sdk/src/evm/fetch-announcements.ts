@@ -30,7 +30,7 @@ export type FetchAnnouncementsParameters = {
   fromBlock: bigint;
   /** Last block to read (inclusive). */
   toBlock: bigint;
-  /** Scheme id(s) to read, one `eth_getLogs` filter for all (default 1000, this format; 3 is ERC-8441). */
+  /** Scheme id(s) to read, one `eth_getLogs` filter for all (default 1000, this format, and 3, ERC-8441). */
   schemeId?: bigint | readonly bigint[];
   /** Default {@link ANNOUNCER_ADDRESS}. */
   announcer?: Address;

@@ -25,6 +25,7 @@ export {
 } from './announcer.ts';
 export {
   decodeAnnouncementLogs,
+  DEFAULT_SCHEME_IDS,
   type ChainAnnouncement,
   type DecodeAnnouncementLogsOptions,
   type DecodeAnnouncementLogsReturnType,
