@@ -42,6 +42,7 @@ type Command = { run: (argv: string[]) => Promise<void>; usage: string };
 const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.USAGE })),
   resolve: async () => import('./commands/resolve.js').then((m) => ({ run: m.resolveCommand, usage: m.USAGE })),
+  register: async () => import('./commands/register.js').then((m) => ({ run: m.registerCommand, usage: m.USAGE })),
   pay: async () => import('./commands/pay.js').then((m) => ({ run: m.payCommand, usage: m.USAGE })),
   scan: async () => import('./commands/scan.js').then((m) => ({ run: m.scanCommand, usage: m.USAGE })),
   withdraw: async () => import('./commands/withdraw.js').then((m) => ({ run: m.withdrawCommand, usage: m.USAGE })),
