@@ -16,10 +16,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, erc8441KeysOf, openKeys } from '@wraith-pq/sdk';
 import { ANNOUNCER_ADDRESS, ERC6538_REGISTRY_ADDRESS, stealthMetaAddressOf } from '@wraith-pq/sdk/evm';
-import { DEV_KEYS, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { compileContracts } from '../helpers/anvil.ts';
+import { DEV_KEYS, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
+import { startTokenChain } from './token-chain.ts';
 
 const PASSWORD = 'register-test-password';
 const PAYER_KEY = DEV_KEYS[0]!;
@@ -46,12 +46,9 @@ const hexOf = (uri: string) => uri.replace(/^st:eth:0x/, '');
 
 beforeAll(async () => {
   requireCliBuild();
-  chain = await startAnnouncerChain();
+  ({ chain, token } = await startTokenChain());
   const code = readFileSync(new URL('../fixtures/erc6538/registry.runtime.hex', import.meta.url), 'utf8').trim() as Hex;
   await chain.publicClient.request({ method: 'anvil_setCode' as never, params: [ERC6538_REGISTRY_ADDRESS, code] as never });
-  const { abi, bytecode } = compileContracts(new URL('../fixtures/erc20/', import.meta.url))['TestToken']!;
-  const hash = await chain.wallets[0]!.deployContract({ abi, bytecode, args: ['Test Token', 'TST', 18, 10n ** 24n] } as never);
-  token = getAddress((await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!);
   const [bob, carol] = await Promise.all([cli(['keys', 'new', '--out', bobKeystore]), cli(['keys', 'new', '--out', carolKeystore])]);
   expect([bob.code, carol.code]).toEqual([0, 0]);
 }, 120_000);
@@ -146,9 +143,8 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     const pay = (args: string[]) => cli(['pay', BOB, '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     const coin = await pay(['--amount', parseEther('0.3').toString()]);
     expect(coin.code, coin.stderr).toBe(0);
-    expect(coin.stderr).toContain(`paying with scheme 3 (ERC-8441, hybrid ML-KEM + ECDH): the recipient's 1250-byte meta-address registered by ${BOB} in the ERC-6538 registry`);
     const first = jsonLines(coin.stdout)[0]!;
-    expect(first).toMatchObject({ scheme_id: 3, recipient: BOB, amount: parseEther('0.3').toString() });
+    expect(first).toMatchObject({ scheme_id: 3, recipient: BOB, registrant: BOB, amount: parseEther('0.3').toString() });
     const receipt = await chain.publicClient.getTransactionReceipt({ hash: first.announcement_tx });
     const announcement = receipt.logs.find((l) => getAddress(l.address) === ANNOUNCER_ADDRESS)!;
     expect(BigInt(announcement.topics[1]!)).toBe(3n); // announced under scheme 3, epk || ct of 1121 bytes
@@ -160,12 +156,13 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     expect(second).toMatchObject({ scheme_id: 3, symbol: 'TST' });
     expect(BigInt(second.gas_top_up)).toBeGreaterThan(0n);
 
-    const legacy = await pay(['--scheme', '1000', '--amount', parseEther('0.1').toString()]);
+    // In text: the scheme is the first thing said.
+    const legacy = await cli(['pay', BOB, '--announce', 'chain', '--rpc', chain.rpcUrl, '--scheme', '1000', '--amount', parseEther('0.1').toString(), '--save', 'legacy.json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(legacy.code, legacy.stderr).toBe(0);
-    expect(legacy.stderr).toContain('paying with scheme 1000 (Wraith)');
-    const third = jsonLines(legacy.stdout)[0]!;
-    expect(third.scheme_id).toBe(1000);
-    paid.push(first as never, second as never, third as never);
+    expect(legacy.stdout.split('\n')[0]).toBe(`scheme: scheme 1000 (Wraith), for the recipient's 1250-byte meta-address registered by ${BOB} in the ERC-6538 registry`);
+    const third = { stealth_address: /^stealth address \(EVM\): (0x[0-9a-fA-F]{40})$/m.exec(legacy.stdout)![1]!, scheme_id: 1000 };
+    expect(JSON.parse(readFileSync(join(dir.path, 'legacy.json'), 'utf8'))).toMatchObject({ scheme_id: 1000, stealth_address: third.stealth_address });
+    paid.push(first as never, second as never, third);
   });
 
   it('an unregistered address, and one whose registration was cleared, are refused before signing', async () => {

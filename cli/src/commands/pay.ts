@@ -99,6 +99,7 @@ export async function payCommand(argv: string[]): Promise<void> {
   }
 
   let payment: SavedPayment;
+  let registrant: string | null = null;
   if (values.payment !== undefined) {
     payment = await loadPaymentFile(values.payment);
   } else {
@@ -116,8 +117,10 @@ export async function payCommand(argv: string[]): Promise<void> {
       recipient: recipient.name ?? recipient.registrant ?? uri,
       metaAddress: uri,
     };
+    registrant = recipient.registrant;
     const from = recipient.registrant === null ? '' : ` registered by ${recipient.registrant} in the ERC-6538 registry`;
-    info(`paying with ${SCHEME_NAMES[payment.schemeId]}: the recipient's ${recipient.meta.bytes.length}-byte meta-address${from}`);
+    // Said first, on stdout with the results (stderr keeps one line for an error).
+    if (!values.json) result(`scheme: ${SCHEME_NAMES[payment.schemeId]}, for the recipient's ${recipient.meta.bytes.length}-byte meta-address${from}`);
     if (values.save !== undefined) await savePaymentFile(values.save, payment, values.force === true);
   }
 
@@ -126,6 +129,7 @@ export async function payCommand(argv: string[]): Promise<void> {
     stealth_address: payment.stealthAddress,
     stealth_sui_address: payment.stealthSuiAddress,
     scheme_id: payment.schemeId,
+    registrant,
     view_tag: payment.viewTag,
     amount: amount ?? null,
     announce,
