@@ -29,8 +29,8 @@ beforeAll(async () => {
   if (!run) return;
   requireCliBuild();
   node = await startOpNode();
-  // A costly L1 (large scalar) under a cheap L2: the L1 data fee is most of what a payment costs.
-  await node.setFees({ l1BaseFee: parseGwei('50'), blobBaseFee: parseGwei('5'), baseFeeScalar: 400_000_000, blobBaseFeeScalar: 810949, baseFee: 1_000n });
+  // A costly L1 (5,000 gwei, Base's scalars) under a cheap L2: the L1 data fee is most of what a payment costs.
+  await node.setFees({ l1BaseFee: parseGwei('5000'), blobBaseFee: parseGwei('5'), baseFeeScalar: 1368, blobBaseFeeScalar: 810949, baseFee: 1_000n });
   const created = await cli(['keys', 'new', '--out', 'bob.json']);
   expect(created.code, created.stderr).toBe(0);
   metaAddress = created.stdout.trim();

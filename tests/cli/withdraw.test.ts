@@ -157,7 +157,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(asked.output).toMatch(/wraith: CANCELLED: nothing was withdrawn/);
     expect(asked.code).toBe(1);
     expect(await chain.blockNumber()).toBe(block);
-  });
+  }, 120_000); // eleven runs of the CLI: close to a minute when the machine is shared
 
   it('withdraw --all --to-file moves each payment to its own fresh address, tokens before coin; the one without gas fails with its reason, the rest go through, and the run resumes; dust is left', async () => {
     const destinations = paid.map(() => fresh());
