@@ -104,6 +104,11 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     console.log(`wraith register, first 1250-byte registration: ${result!.gas_used} gas`);
     expect(bytesToHex((await registered(BOB, 3))!)).toBe(hexOf(bobForms.erc8441));
 
+    // Anyone can now look the plain address up, through their own RPC.
+    const resolved = await cli(['resolve', BOB.toLowerCase(), '--rpc', chain.rpcUrl, '--json']);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(jsonLines(resolved.stdout)[0]).toMatchObject({ registrant: BOB, scheme_id: 3, meta_address: bobForms.erc8441 });
+
     const nonce = await nonceOf(BOB);
     const again = await cli([...args, '--yes'], { WRAITH_PRIVATE_KEY: BOB_KEY });
     expect(again.code, again.stderr).toBe(0);

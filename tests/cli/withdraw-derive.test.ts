@@ -62,7 +62,7 @@ describe('wraith withdraw --to-derive on anvil', () => {
     const run = await withdraw(['--to-derive', '0/{i}', '--dry-run', '--json'], xpub);
     expect(run.code, run.stderr).toBe(0);
     // Indices 0-9 are anvil's funded accounts: used, so passed over.
-    expect(jsonLines(run.stdout).filter((l) => l.type === 'estimate').map((l) => l.destination)).toEqual([walletAddress(10), walletAddress(11), walletAddress(12)]);
+    expect(jsonLines(run.stdout).filter((l) => l.type === 'estimate').map((l) => [l.destination, l.destination_index])).toEqual([10, 11, 12].map((i) => [walletAddress(i), i]));
     expect(run.stderr).toContain(`destinations: 0/{i} of your extended public key, indices 10, 11, 12: check the first (${walletAddress(10)}) in your wallet`);
   });
 
@@ -109,7 +109,7 @@ describe('wraith withdraw --to-derive on anvil', () => {
     const resumed = await withdraw(['--to-derive', TEMPLATE, '--yes', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('indices 11: check the first');
-    expect(jsonLines(resumed.stdout).find((l) => l.type === 'estimate')).toMatchObject({ destination: walletAddress(11), destination_used: true });
+    expect(jsonLines(resumed.stdout).find((l) => l.type === 'estimate')).toMatchObject({ destination: walletAddress(11), destination_index: 11, destination_used: true });
     const again = jsonLines(resumed.stdout).filter((l) => l.type === 'withdrawal');
     expect(again.map((r) => [r.stealth_address, r.destination, r.status])).toEqual([[paid[1], walletAddress(11), 'done']]);
     expect(await tokensOf(walletAddress(11))).toBe(7000n);

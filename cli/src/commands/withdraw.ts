@@ -148,7 +148,8 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   const estimates: PaymentEstimate[] = [];
   for (const [i, { payment, holdings }] of holding.entries()) estimates.push(await estimatePayment(client, payment, holdings, destinations[i]!, units));
 
-  showEstimates(estimates, chain.id, values.json === true);
+  const indexOf = (stealth: Address) => assignments.find((a) => a.stealth_address === stealth)?.index ?? null;
+  showEstimates(estimates, chain.id, values.json === true, indexOf);
   if (values['dry-run']) return;
   const linked = new Set(destinations).size < destinations.length;
   if (values.yes !== true) {
@@ -235,13 +236,14 @@ function feeText(step: StepEstimate): string {
 }
 
 /** The estimate, before anything is signed: on stderr as text, or as `estimate` JSON lines. */
-function showEstimates(estimates: PaymentEstimate[], chainId: number, json: boolean): void {
+function showEstimates(estimates: PaymentEstimate[], chainId: number, json: boolean, indexOf: (stealth: Address) => number | null): void {
   if (json) {
     for (const e of estimates) {
       resultJson({
         type: 'estimate',
         stealth_address: e.payment.stealthAddress,
         destination: e.destination,
+        destination_index: indexOf(e.payment.stealthAddress),
         destination_used: e.destinationUsed,
         withdrawals: e.steps.map((s) => ({ asset: s.asset, symbol: s.unit.symbol, amount: s.amount, fee: s.fee, fee_kind: s.feeKind, max_remainder: s.maxRemainder, l1_fee: s.l1Fee, after_token_fees: s.afterTokens })),
         stays_behind: { dust: e.dust, max_remainder: e.steps.find((s) => s.asset === 'native')?.maxRemainder ?? 0n },
@@ -251,7 +253,8 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
   }
   info(`${estimates.length} payment${estimates.length === 1 ? '' : 's'} to withdraw on chain ${chainId}:`);
   for (const [i, e] of estimates.entries()) {
-    info(`  ${i + 1}. ${e.payment.stealthAddress} → ${e.destination}${e.destinationUsed ? '  (this destination was used before: not a fresh address)' : ''}`);
+    const index = indexOf(e.payment.stealthAddress);
+    info(`  ${i + 1}. ${e.payment.stealthAddress} → ${e.destination}${index === null ? '' : ` (index ${index})`}${e.destinationUsed ? '  (this destination was used before: not a fresh address)' : ''}`);
     for (const s of e.steps) {
       const about = s.afterTokens ? ' (about: the coin left once the token withdrawal has paid its gas)' : '';
       const behind = s.asset === 'native' ? `; ${s.maxRemainder === 0n ? '0 wei stays behind' : `at most ${formatAmount(s.maxRemainder, NATIVE_UNIT)} stays behind`}` : '';
