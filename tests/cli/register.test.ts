@@ -168,7 +168,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     const third = { stealth_address: /^stealth address \(EVM\): (0x[0-9a-fA-F]{40})$/m.exec(legacy.stdout)![1]!, scheme_id: 1000 };
     expect(JSON.parse(readFileSync(join(dir.path, 'legacy.json'), 'utf8'))).toMatchObject({ scheme_id: 1000, stealth_address: third.stealth_address });
     paid.push(first as never, second as never, third);
-  });
+  }, 120_000);
 
   it('an unregistered address, and one whose registration was cleared, are refused before signing', async () => {
     const payer = privateKeyToAccount(PAYER_KEY).address;
@@ -193,7 +193,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     const toCarol = await cli(['pay', CAROL, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(toCarol.stderr).toMatch(/^wraith: NOT_REGISTERED: /);
     expect(await nonceOf(payer)).toBe(nonce);
-  });
+  }, 120_000);
 
   it('the recipient finds the scheme-3 and scheme-1000 payments on chain and withdraws them all to fresh addresses, tokens included', async () => {
     const scan = await cli(['scan', '--keystore', bobKeystore, '--rpc', chain.rpcUrl, '--json']);
@@ -212,7 +212,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     expect(await tokensOf(destinations[1]!)).toBe(50n * 10n ** 18n);
     expect(await coinOf(destinations[0]!)).toBeGreaterThan(parseEther('0.2999'));
     expect(await coinOf(destinations[2]!)).toBeGreaterThan(parseEther('0.0999'));
-  });
+  }, 120_000);
 
   it('no run printed the password, a private key or a spending key', async () => {
     const bob = await openKeys(readFileSync(bobKeystore, 'utf8'), PASSWORD);

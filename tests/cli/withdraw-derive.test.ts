@@ -86,7 +86,7 @@ describe('wraith withdraw --to-derive on anvil', () => {
     expect(unset.stderr).toMatch(/^wraith: SECRET_REQUIRED: no destination wallet's extended public key or recovery phrase: WRAITH_DESTINATION_KEY is not set/);
     // Nothing moved.
     expect([await coinOf(paid[0]!), await coinOf(paid[2]!)]).toEqual([parseEther('0.2'), parseEther('0.1')]);
-  });
+  }, 120_000);
 
   it('each payment goes to its own index; the failed one goes to the index it was given when the run is resumed', async () => {
     const first = await withdraw(['--to-derive', TEMPLATE, '--yes', '--json']);
@@ -118,7 +118,7 @@ describe('wraith withdraw --to-derive on anvil', () => {
     const history = await cli(['history', '--keystore', keystore, '--csv']);
     const rows = history.stdout.trim().split('\n').slice(1).map((l) => l.split(','));
     expect(rows.filter((r) => r[2] === 'withdrawn').map((r) => r[4])).toEqual([walletAddress(10), walletAddress(12), walletAddress(11), walletAddress(11)]);
-  });
+  }, 120_000);
 
   it('no run printed the phrase or the password', () => {
     const everything = runs.map((r) => r.stdout + r.stderr).join('\n');
