@@ -2,13 +2,18 @@
  * Where withdrawals go. Withdrawing several stealth addresses to one destination links them on
  * chain for anyone who looks (the payments are then known to have one owner), so by default each
  * payment goes to its own fresh address, read from `--to-file` (one address a line, used in
- * order, passing over any already used: a resumed run never reuses one); one `--to` for several payments, or a repeated line in the file, needs
- * `--allow-linking` (umbra-protocol #107, #204: warn before withdrawing to a reused address).
+ * order, passing over any already used: a resumed run never reuses one) or derived from the
+ * user's HD wallet (`--to-derive`, src/derivation.ts: one index per payment, kept so a resumed run
+ * gives each payment the same one); one `--to` for several payments, or a repeated line in the
+ * file, needs `--allow-linking` (umbra-protocol #107, #204: warn before withdrawing to a reused
+ * address).
  * @module
  */
 import { getAddress, isAddress, type Address } from 'viem';
+import type { DerivationRule } from './derivation.js';
 import { CliError, UsageError } from './errors.js';
 import { readTextFile } from './files.js';
+import type { DestinationAssignment } from './history-file.js';
 
 /** One address per payment, in the order of `count` payments; refuses what would link them unless `allowLinking`. */
 export async function assignDestinations(options: {
@@ -44,7 +49,14 @@ export async function assignDestinations(options: {
     }
     list = unused;
   }
-  const own = new Set(options.stealthAddresses);
+  checkDestinations(list, options.stealthAddresses, allowLinking);
+  return list;
+}
+
+/** Refuse a destination that is one of the payments, or one shared by several unless `allowLinking`. */
+function checkDestinations(list: Address[], stealthAddresses: readonly Address[], allowLinking: boolean): void {
+  const count = list.length;
+  const own = new Set(stealthAddresses);
   const ownDestination = list.find((a) => own.has(a));
   if (ownDestination !== undefined) throw new CliError('INVALID_DESTINATION', `the destination ${ownDestination} is one of the stealth addresses being withdrawn`, 'withdraw to an address of your own wallet');
   const repeated = list.find((a, i) => list.indexOf(a) !== i);
@@ -55,5 +67,51 @@ export async function assignDestinations(options: {
       'use --to-file with one fresh address per payment, or pass --allow-linking to accept the link',
     );
   }
-  return list;
+}
+
+/** How far past used addresses the next fresh index is looked for. */
+const MAX_INDICES_PASSED_OVER = 1000;
+
+/**
+ * One derived address per payment of `payments` (in order): the index an earlier run gave it
+ * under the same rule and key, else the next index from `fromIndex` that no other payment was
+ * given and whose address was never used. Returns the assignments to record before signing.
+ */
+export async function deriveDestinations(options: {
+  rule: DerivationRule;
+  fromIndex: number;
+  chainId: number;
+  payments: readonly Address[];
+  stealthAddresses: readonly Address[];
+  /** The assignments of earlier runs (from the history). */
+  earlier: readonly DestinationAssignment[];
+  isUsed: (address: Address) => Promise<boolean>;
+}): Promise<{ destinations: Address[]; assignments: DestinationAssignment[] }> {
+  const { rule, chainId } = options;
+  // Only those made with this rule and this key (an index derives the recorded address).
+  const earlier = options.earlier.filter((a) => a.rule === rule.template && a.chain_id === chainId && rule.addressAt(a.index) === a.destination);
+  const taken = new Set(earlier.map((a) => a.index));
+  const assignments: DestinationAssignment[] = [];
+  let next = options.fromIndex;
+  for (const payment of options.payments) {
+    const prior = earlier.find((a) => a.stealth_address === payment);
+    if (prior !== undefined) {
+      assignments.push(prior);
+      continue;
+    }
+    for (let passed = 0; ; next++, passed++) {
+      if (passed > MAX_INDICES_PASSED_OVER) {
+        throw new CliError('NOT_ENOUGH_DESTINATIONS', `no unused address among ${MAX_INDICES_PASSED_OVER} indices of ${rule.template} from ${options.fromIndex}`, 'pass --from-index past the addresses already used');
+      }
+      if (taken.has(next)) continue;
+      const destination = rule.addressAt(next);
+      if (await options.isUsed(destination)) continue;
+      taken.add(next);
+      assignments.push({ stealth_address: payment, chain_id: chainId, rule: rule.template, index: next, destination });
+      break;
+    }
+  }
+  const destinations = assignments.map((a) => a.destination as Address);
+  checkDestinations(destinations, options.stealthAddresses, false);
+  return { destinations, assignments };
 }

@@ -32,6 +32,22 @@ export type HistoryRecord = {
   error: string | null;
 };
 
+/**
+ * The destination index a `withdraw --to-derive` run gave a payment, kept before anything is
+ * signed so a resumed run gives it the same one (src/derivation.ts).
+ */
+export type DestinationAssignment = {
+  stealth_address: string;
+  chain_id: number;
+  /** The path template (`m/44'/60'/0'/0/{i}`), never the key it was applied to. */
+  rule: string;
+  index: number;
+  destination: string;
+};
+
+/** Everything the sealed file holds. */
+export type HistoryState = { records: HistoryRecord[]; assignments: DestinationAssignment[] };
+
 type HistoryFileJson = {
   kind: 'wraith-history';
   version: 1;
@@ -59,8 +75,13 @@ function header(file: Pick<HistoryFileJson, 'kind' | 'version' | 'kdf'>): Buffer
 
 /** The records of `keystorePath`'s history, oldest first; none when there is no history yet. */
 export async function readHistory(keystorePath: string, password: string): Promise<HistoryRecord[]> {
+  return (await readHistoryState(keystorePath, password)).records;
+}
+
+/** The records and destination assignments of `keystorePath`'s history. */
+export async function readHistoryState(keystorePath: string, password: string): Promise<HistoryState> {
   const path = historyPath(keystorePath);
-  if (!existsSync(path)) return [];
+  if (!existsSync(path)) return { records: [], assignments: [] };
   const json = parseJsonFile(await readTextFile(path, 'history'), path, 'history') as Partial<HistoryFileJson> | null;
   const bad = () => new CliError('INVALID_FILE', `${path} is not a withdrawal history`, 'move it aside: withdraw writes a new one');
   if (typeof json !== 'object' || json === null || json.kind !== 'wraith-history' || json.version !== 1 || json.kdf?.name !== 'scrypt') throw bad();
@@ -72,23 +93,29 @@ export async function readHistory(keystorePath: string, password: string): Promi
     decipher.setAAD(header(json as HistoryFileJson));
     decipher.setAuthTag(sealed.subarray(sealed.length - 16));
     const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
-    return (JSON.parse(plain.toString('utf8')) as { records: HistoryRecord[] }).records;
+    const state = JSON.parse(plain.toString('utf8')) as { records: HistoryRecord[]; assignments?: DestinationAssignment[] };
+    return { records: state.records, assignments: state.assignments ?? [] };
   } catch {
     throw new CliError('HISTORY_UNREADABLE', `${path} does not open with this password, or was modified`, 'use the password of the keystore it belongs to');
   }
 }
 
-/** Add `records` to the history of `keystorePath` (re-sealed under `password`). */
-export async function appendHistory(keystorePath: string, password: string, records: HistoryRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  const all = [...(await readHistory(keystorePath, password)), ...records];
+/**
+ * Add `records` to the history of `keystorePath` (re-sealed under `password`), and `assignments`
+ * (replacing an earlier one of the same payment and rule).
+ */
+export async function appendHistory(keystorePath: string, password: string, records: HistoryRecord[], assignments: DestinationAssignment[] = []): Promise<void> {
+  if (records.length === 0 && assignments.length === 0) return;
+  const before = await readHistoryState(keystorePath, password);
+  const replaced = (a: DestinationAssignment) => assignments.some((b) => b.stealth_address === a.stealth_address && b.rule === a.rule && b.chain_id === a.chain_id);
+  const all = { records: [...before.records, ...records], assignments: [...before.assignments.filter((a) => !replaced(a)), ...assignments] };
   const kdf = { ...KDF, salt: randomBytes(16).toString('base64') };
   const key = await deriveKey(password, Buffer.from(kdf.salt, 'base64'), kdf);
   const nonce = randomBytes(12);
   const file = { kind: 'wraith-history' as const, version: 1 as const, kdf };
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(header(file));
-  const ciphertext = Buffer.concat([cipher.update(JSON.stringify({ records: all }), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(all), 'utf8'), cipher.final(), cipher.getAuthTag()]);
   const json: HistoryFileJson = { ...file, nonce: nonce.toString('base64'), ciphertext: ciphertext.toString('base64') };
   await writeFileAtomic(historyPath(keystorePath), `${JSON.stringify(json)}\n`, 'history');
 }

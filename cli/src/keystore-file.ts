@@ -2,7 +2,7 @@
  * Keystore files: the SDK's encrypted envelope (`sealKeys`, sdk/src/keystore.ts) on disk.
  * @module
  */
-import { openKeys, sealKeys, type RecipientKeys, type SealableKeys, type SealKeysOptions } from '@wraith-pq/sdk';
+import { erc8441KeysOf, openKeys, sealKeys, type Erc8441Keys, type RecipientKeys, type SealableKeys, type SealKeysOptions } from '@wraith-pq/sdk';
 import { readTextFile, writePrivateFile } from './files.js';
 import { readPassword } from './secrets.js';
 
@@ -30,4 +30,13 @@ export async function openKeystoreWithPassword(path: string): Promise<{ keys: Op
   const blob = await readTextFile(path, '--keystore');
   const password = await readPassword('open');
   return { keys: await openKeys(blob, password), password };
+}
+
+/**
+ * The identity's ERC-8441 keys (PROTOCOL.md section 10: its scheme-3 viewing scalar is derived
+ * from `b` and the ML-KEM seed), or null for a keystore without the seed (older keystores that
+ * hold only the expanded viewing key): those receive under scheme 1000 alone.
+ */
+export function erc8441KeysOfKeystore(keys: OpenedKeys): Erc8441Keys | null {
+  return 'viewingSeed' in keys ? erc8441KeysOf({ spendingSecretKey: keys.spendingSecretKey, viewingSeed: keys.viewingSeed }) : null;
 }

@@ -2,8 +2,9 @@
  * `wraith`: the command line of Wraith post-quantum stealth payments (Node >= 20.19).
  *
  *   wraith keys new|show|from-signature   recipient keys in an encrypted keystore file
- *   wraith resolve <name>                 the meta-address of a .eth or .sui name
- *   wraith pay <name|meta-address>        a one-time payment, announced through the API or the chain
+ *   wraith resolve <name|address>         the meta-address of a .eth or .sui name, or of an ERC-6538 registrant
+ *   wraith register                       publish the meta-address in the ERC-6538 registry
+ *   wraith pay <name|address|meta-address> a one-time payment, announced through the API or the chain
  *   wraith scan                           find payments from a server's registry or a chain
  *   wraith withdraw                       move found payments (coin and ERC-20) to fresh addresses
  *   wraith history                        the withdrawals made, from the encrypted history
@@ -20,20 +21,27 @@ const HELP = `wraith — post-quantum stealth payments from the command line
 Commands:
   wraith keys new --out <keystore.json>            new keys, sealed under a password
   wraith keys from-signature --out <keystore.json> keys from a wallet signature (WRAITH_SIGNATURE or stdin)
-  wraith keys show --keystore <keystore.json>      print the meta-address
+  wraith keys show --keystore <keystore.json> [--scheme 3|1000] [--tracking-key]
+                                                   both meta-address forms (Wraith's 1218 bytes, ERC-8441's 1250)
   wraith resolve <name.eth|name.sui> --api <url>   the meta-address a name publishes
-  wraith pay <name|meta-address> [--amount <wei>] [--token <address>] [--announce none|api|chain] …
+  wraith resolve <0x address> --rpc <url>          the meta-address it registered (ERC-6538)
+  wraith register --keystore <file> --rpc <url> [--scheme 3|1000] [--clear] [--sign] [--yes]
+  wraith register --relay <signature.json> --rpc <url> [--yes]
+                                                   publish your meta-address in the ERC-6538 registry
+  wraith pay <name|0x address|meta-address> [--amount <wei>] [--token <address>] [--announce none|api|chain] …
   wraith scan --keystore <file> (--api <url> | --rpc <url>) [--cursor-file <file>] [--json]
   wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json>] (--all | --address <a>…)
-                  (--to-file <fresh addresses> | --to <address> [--allow-linking]) [--token <a>…] [--yes]
+                  (--to-file <fresh addresses> | --to-derive <path template> | --to <address> [--allow-linking])
+                  [--token <a>…] [--yes]
   wraith history --keystore <file> [--json | --csv]   withdrawals made, amounts and fees
   wraith bench [--count <n>]                       announcements scanned per second here
 
 Secrets never go on the command line:
-  WRAITH_PASSWORD     keystore password (else a hidden prompt)
-  WRAITH_SIGNATURE    wallet signature for keys from-signature (else stdin)
-  WRAITH_PRIVATE_KEY  sender's EVM key for pay --announce chain
-Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for pay and withdraw --rpc).
+  WRAITH_PASSWORD         keystore password (else a hidden prompt)
+  WRAITH_SIGNATURE        wallet signature for keys from-signature (else stdin)
+  WRAITH_PRIVATE_KEY      the EVM account paying (pay --announce chain) or registering (register)
+  WRAITH_DESTINATION_KEY  withdraw --to-derive: your wallet's xpub or recovery phrase (else a hidden prompt)
+Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for --rpc).
 
 Run \`wraith <command> --help\` for a command's options.`;
 
@@ -42,6 +50,7 @@ type Command = { run: (argv: string[]) => Promise<void>; usage: string };
 const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.USAGE })),
   resolve: async () => import('./commands/resolve.js').then((m) => ({ run: m.resolveCommand, usage: m.USAGE })),
+  register: async () => import('./commands/register.js').then((m) => ({ run: m.registerCommand, usage: m.USAGE })),
   pay: async () => import('./commands/pay.js').then((m) => ({ run: m.payCommand, usage: m.USAGE })),
   scan: async () => import('./commands/scan.js').then((m) => ({ run: m.scanCommand, usage: m.USAGE })),
   withdraw: async () => import('./commands/withdraw.js').then((m) => ({ run: m.withdrawCommand, usage: m.USAGE })),

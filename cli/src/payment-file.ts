@@ -5,11 +5,11 @@
  * payment to its recipient, so the file is written owner-only and `K` is never printed.
  * @module
  */
-import { bytesToHex, hexToBytes, type StealthPayment } from '@wraith-pq/sdk';
+import { bytesToHex, ERC8441_EPHEMERAL_KEY_BYTES, hexToBytes, type StealthPayment } from '@wraith-pq/sdk';
 import { CliError } from './errors.js';
 import { parseJsonFile, readTextFile, writePrivateFile } from './files.js';
 
-export type SavedPayment = Pick<StealthPayment, 'stealthAddress' | 'stealthSuiAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & {
+export type SavedPayment = Pick<StealthPayment, 'schemeId' | 'stealthAddress' | 'stealthSuiAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & {
   recipient: string;
   metaAddress: string;
 };
@@ -19,6 +19,8 @@ type PaymentFileJson = {
   version: 1;
   recipient: string;
   meta_address: string;
+  /** 1000 (Wraith) or 3 (ERC-8441); absent in files written before scheme 3, which are all 1000. */
+  scheme_id?: 1000 | 3;
   stealth_address: string;
   stealth_sui_address: string;
   ephemeral_key: string;
@@ -32,6 +34,7 @@ export async function savePaymentFile(path: string, payment: SavedPayment, overw
     version: 1,
     recipient: payment.recipient,
     meta_address: payment.metaAddress,
+    scheme_id: payment.schemeId,
     stealth_address: payment.stealthAddress,
     stealth_sui_address: payment.stealthSuiAddress,
     ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
@@ -47,12 +50,15 @@ export async function loadPaymentFile(path: string): Promise<SavedPayment> {
   if (typeof json !== 'object' || json === null || json.kind !== 'wraith-payment' || json.version !== 1) throw bad();
   const strings = [json.recipient, json.meta_address, json.stealth_address, json.stealth_sui_address, json.ephemeral_key, json.shared_secret];
   if (!strings.every((s) => typeof s === 'string') || !Number.isInteger(json.view_tag)) throw bad();
+  const schemeId = json.scheme_id ?? 1000;
+  if (schemeId !== 1000 && schemeId !== 3) throw bad();
   return {
+    schemeId,
     recipient: json.recipient!,
     metaAddress: json.meta_address!,
     stealthAddress: json.stealth_address!,
     stealthSuiAddress: json.stealth_sui_address!,
-    ephemeralCiphertext: hexToBytes(json.ephemeral_key!, 'ephemeral_key', 1088),
+    ephemeralCiphertext: hexToBytes(json.ephemeral_key!, 'ephemeral_key', schemeId === 3 ? ERC8441_EPHEMERAL_KEY_BYTES : 1088),
     viewTag: json.view_tag!,
     sharedSecret: hexToBytes(json.shared_secret!, 'shared_secret', 32),
   };

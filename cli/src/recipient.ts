@@ -1,10 +1,22 @@
 /**
- * Who a payment goes to: a `.eth` name (ENS, via the server's resolver), a `.sui` name (SuiNS),
- * or a meta-address given directly (`st:eth:0x02…` or hex). Names are looked up through the
- * server because it checks the downloaded bytes against the record's CID (API.md names).
+ * Who a payment goes to:
+ *
+ * - a meta-address given directly (`st:eth:0x…` or hex): 1218 bytes is Wraith's form (scheme
+ *   1000), 1250 bytes ERC-8441's (scheme 3), told apart by length (PROTOCOL.md section 10);
+ * - a plain `0x` address: its meta-address registered in the ERC-6538 registry, read through the
+ *   user's own `--rpc` (so no Wraith server learns whom they pay), scheme 3 first (ERC-8441
+ *   Section 2.3), then scheme 1000; an empty value is a cleared scheme, read as unregistered;
+ * - a `.eth` or `.sui` name: with `--api`, the meta-address its record publishes, through the
+ *   server, which checks the downloaded bytes against the record's CID (API.md names); a `.eth`
+ *   name without `--api` but with `--rpc`: the name's address (ENS, through the RPC), then the
+ *   registry as for a plain address.
  * @module
  */
-import { createClient, decodeMetaAddress, type WraithClient } from '@wraith-pq/sdk';
+import { createClient, decodeAnyMetaAddress, formatErc8441MetaAddressUri, formatMetaAddressUri, type AnyMetaAddress, type WraithClient } from '@wraith-pq/sdk';
+import { resolveRegisteredMetaAddress } from '@wraith-pq/sdk/evm';
+import { getAddress, isAddress, type Address, type PublicClient } from 'viem';
+import { mainnet } from 'viem/chains';
+import { normalize } from 'viem/ens';
 import { urlFlag } from './args.js';
 import { CliError, UsageError } from './errors.js';
 
@@ -26,24 +38,88 @@ export function isName(input: string): boolean {
   return /\.(eth|sui)$/i.test(input.trim());
 }
 
-export type ResolvedRecipient = { metaAddress: Uint8Array; name: string | null; ipfsCid: string | null };
+/** Whether `input` is a plain EVM address (a registrant of the ERC-6538 registry). */
+export function isPlainAddress(input: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(input.trim());
+}
+
+/** `st:eth:0x…` of either form. */
+export function metaAddressUriOf(meta: AnyMetaAddress): string {
+  return meta.schemeId === 3 ? formatErc8441MetaAddressUri(meta.bytes) : formatMetaAddressUri(meta.bytes);
+}
+
+export type ResolvedRecipient = {
+  meta: AnyMetaAddress;
+  name: string | null;
+  ipfsCid: string | null;
+  /** The ERC-6538 registrant it was read for, or null when the meta-address came otherwise. */
+  registrant: Address | null;
+};
 
 /** The meta-address of a `.eth`/`.sui` name (through the server). */
 export async function resolveName(client: WraithClient, name: string): Promise<ResolvedRecipient> {
   const trimmed = name.trim();
   if (/\.eth$/i.test(trimmed)) {
     const answer = await client.resolveEns(trimmed);
-    return { metaAddress: decodeMetaAddress(answer.meta_address).bytes, name: answer.ens_name, ipfsCid: answer.ipfs_cid };
+    return { meta: decodeAnyMetaAddress(answer.meta_address), name: answer.ens_name, ipfsCid: answer.ipfs_cid, registrant: null };
   }
   if (/\.sui$/i.test(trimmed)) {
     const answer = await client.resolveSuins(trimmed);
-    return { metaAddress: decodeMetaAddress(answer.meta_address).bytes, name: answer.suins_name, ipfsCid: answer.ipfs_cid };
+    return { meta: decodeAnyMetaAddress(answer.meta_address), name: answer.suins_name, ipfsCid: answer.ipfs_cid, registrant: null };
   }
   throw new CliError('INVALID_NAME', `${JSON.stringify(trimmed.slice(0, 80))} is not a .eth or .sui name`, 'pass a name such as alice.eth or alice.sui');
 }
 
-/** A name (resolved through `client`) or a meta-address, as meta-address bytes. */
-export async function resolveRecipient(input: string, client: WraithClient | undefined, usage: string): Promise<ResolvedRecipient> {
-  if (isName(input)) return resolveName(requireApi(client, 'resolving a name', usage), input);
-  return { metaAddress: decodeMetaAddress(input.trim()).bytes, name: null, ipfsCid: null };
+/** What reads the registry (and ENS): the user's own RPC, with the registry's address when not the canonical one. */
+export type RegistryReader = { client: PublicClient; registry?: Address };
+
+/** The meta-address `registrant` registered in ERC-6538: scheme 3 when registered, else 1000. */
+export async function resolveRegistrant(reader: RegistryReader, registrant: Address, name: string | null): Promise<ResolvedRecipient> {
+  const found = await resolveRegisteredMetaAddress({ client: reader.client, registrant, ...(reader.registry === undefined ? {} : { registry: reader.registry }) });
+  const who = name === null ? registrant : `${name} (${registrant})`;
+  if (found.status === 'unregistered') {
+    throw new CliError('NOT_REGISTERED', `${who} has no meta-address in the ERC-6538 registry on this chain (scheme 3 and 1000 empty or cleared)`, 'ask the recipient to run `wraith register`, or for their meta-address (st:eth:0x…)');
+  }
+  if (found.status === 'invalid') {
+    throw new CliError('INVALID_REGISTRATION', `${who} registered under scheme ${found.schemeId} a value that is not a valid meta-address (${found.reason.replace(/\.$/, '')}); nothing was paid`, 'ask the recipient to register again, or for their meta-address (st:eth:0x…)');
+  }
+  return { meta: found.metaAddress, name, ipfsCid: null, registrant };
+}
+
+/** The address a `.eth` name points to, through the RPC's ENS (mainnet's Universal Resolver on chain 1, else `ensUniversalResolver`). */
+async function ensAddress(client: PublicClient, name: string, ensUniversalResolver: Address | undefined): Promise<Address> {
+  const chainId = await client.getChainId();
+  const universalResolverAddress = ensUniversalResolver ?? (chainId === mainnet.id ? mainnet.contracts.ensUniversalResolver.address : undefined);
+  if (universalResolverAddress === undefined) {
+    throw new CliError('ENS_UNAVAILABLE', `chain ${chainId} has no known ENS Universal Resolver to look ${name} up`, 'pass --rpc of Ethereum mainnet, --ens-resolver <address>, or --api <url> to resolve the name through a server');
+  }
+  const address = await client.getEnsAddress({ name: normalize(name), universalResolverAddress });
+  if (address === null) throw new CliError('NAME_NOT_FOUND', `${name} has no address`, 'check the spelling of the name');
+  return getAddress(address);
+}
+
+/**
+ * A recipient as meta-address bytes: given directly, read from the registry (a plain address, or
+ * a `.eth` name's address without `--api`), or a name's record through the server.
+ */
+export async function resolveRecipient(
+  input: string,
+  options: { api: WraithClient | undefined; registry: (() => Promise<RegistryReader>) | undefined; ensUniversalResolver?: Address; usage: string },
+): Promise<ResolvedRecipient> {
+  const trimmed = input.trim();
+  const needRegistry = (why: string) => {
+    if (options.registry === undefined) throw new UsageError(`${why} needs --rpc <url> (or WRAITH_RPC_URL): the ERC-6538 registry is read from your own node`, `usage: ${options.usage}`);
+    return options.registry();
+  };
+  if (isPlainAddress(trimmed) && isAddress(trimmed, { strict: false })) {
+    return resolveRegistrant(await needRegistry('paying a plain address'), getAddress(trimmed), null);
+  }
+  if (isName(trimmed)) {
+    if (options.api === undefined && /\.eth$/i.test(trimmed) && options.registry !== undefined) {
+      const reader = await options.registry();
+      return resolveRegistrant(reader, await ensAddress(reader.client, trimmed, options.ensUniversalResolver), trimmed);
+    }
+    return resolveName(requireApi(options.api, 'resolving a name', options.usage), trimmed);
+  }
+  return { meta: decodeAnyMetaAddress(trimmed), name: null, ipfsCid: null, registrant: null };
 }

@@ -38,13 +38,14 @@ describe('wraith keys', () => {
     expect(run.stderr).toMatch(/keystore written to .*keys\.json/);
   });
 
-  it('keys show prints the same meta-address (and JSON with --json)', async () => {
+  it('keys show prints the same meta-address, then its ERC-8441 form (and JSON with --json)', async () => {
     const plain = await cli(['keys', 'show', '--keystore', keystore], { env: { WRAITH_PASSWORD: PASSWORD } });
-    expect(plain).toMatchObject({ code: 0, stdout: `${metaAddress}\n` });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(new RegExp(`^${metaAddress}\nst:eth:0x[0-9a-f]{2500}\n$`));
     const json = await cli(['keys', 'show', '--keystore', keystore, '--json'], { env: { WRAITH_PASSWORD: PASSWORD } });
     const [shown] = jsonLines(json.stdout);
-    expect(shown).toMatchObject({ keystore, meta_address: metaAddress });
-    expect(Object.keys(shown!).sort()).toEqual(['keystore', 'meta_address', 'spending_public_key', 'viewing_public_key_bytes']);
+    expect(shown).toMatchObject({ keystore, meta_address: metaAddress, erc8441_meta_address: plain.stdout.split('\n')[1] });
+    expect(Object.keys(shown!).sort()).toEqual(['erc8441_meta_address', 'keystore', 'meta_address', 'spending_public_key', 'viewing_public_key_bytes']);
   });
 
   it('a wrong password is one line with WRONG_PASSWORD and exit status 1', async () => {
@@ -82,7 +83,7 @@ describe('wraith keys', () => {
     expect(fromStdin).toMatchObject({ code: 0, stdout: `${expected}\n` });
     const fromEnv = await cli(['keys', 'from-signature', '--out', join(dir.path, 'sig2.json')], { env: { WRAITH_PASSWORD: PASSWORD, WRAITH_SIGNATURE: signature } });
     expect(fromEnv).toMatchObject({ code: 0, stdout: `${expected}\n` });
-    const shown = await cli(['keys', 'show', '--keystore', join(dir.path, 'sig1.json')], { env: { WRAITH_PASSWORD: PASSWORD } });
+    const shown = await cli(['keys', 'show', '--keystore', join(dir.path, 'sig1.json'), '--scheme', '1000'], { env: { WRAITH_PASSWORD: PASSWORD } });
     expect(shown.stdout).toBe(`${expected}\n`);
     for (const run of [fromStdin, fromEnv, shown]) expect(run.stdout + run.stderr).not.toContain(signature.slice(2, 66));
   });
@@ -109,7 +110,7 @@ describe('wraith keys', () => {
   it('help lists the commands, and a command\'s --help its options, on stdout with status 0', async () => {
     const help = await cli(['help']);
     expect(help.code).toBe(0);
-    for (const command of ['keys new', 'keys show', 'keys from-signature', 'resolve', 'pay', 'scan', 'bench', 'WRAITH_PASSWORD']) expect(help.stdout).toContain(command);
+    for (const command of ['keys new', 'keys show', 'keys from-signature', 'resolve', 'register', 'pay', 'scan', 'withdraw', 'history', 'bench', 'WRAITH_PASSWORD', 'WRAITH_DESTINATION_KEY']) expect(help.stdout).toContain(command);
     const pay = await cli(['pay', '--help']);
     expect(pay).toMatchObject({ code: 0, stderr: '' });
     expect(pay.stdout).toMatch(/^usage: wraith pay .*--announce none\|api\|chain/);

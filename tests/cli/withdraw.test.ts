@@ -15,10 +15,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, openKeys, scanRegistry } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
-import { DEV_KEYS, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { compileContracts } from '../helpers/anvil.ts';
+import { DEV_KEYS, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
+import { startTokenChain } from './token-chain.ts';
 
 const PASSWORD = 'withdraw-test-password';
 const PAYER_KEY = DEV_KEYS[0]!; // deploys the token: holds the whole supply
@@ -62,10 +62,7 @@ function onTerminal(args: string[], answer: string): Promise<{ code: number | nu
 
 beforeAll(async () => {
   requireCliBuild();
-  chain = await startAnnouncerChain();
-  const { abi, bytecode } = compileContracts(new URL('../fixtures/erc20/', import.meta.url))['TestToken']!;
-  const hash = await chain.wallets[0]!.deployContract({ abi, bytecode, args: ['Test Token', 'TST', 18, 10n ** 24n] } as never);
-  token = getAddress((await chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!);
+  ({ chain, token } = await startTokenChain());
   const created = await cli(['keys', 'new', '--out', keystore]);
   expect(created.code).toBe(0);
   metaAddress = created.stdout.trim();
@@ -160,7 +157,7 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
     expect(asked.output).toMatch(/wraith: CANCELLED: nothing was withdrawn/);
     expect(asked.code).toBe(1);
     expect(await chain.blockNumber()).toBe(block);
-  });
+  }, 120_000); // eleven runs of the CLI: close to a minute when the machine is shared
 
   it('withdraw --all --to-file moves each payment to its own fresh address, tokens before coin; the one without gas fails with its reason, the rest go through, and the run resumes; dust is left', async () => {
     const destinations = paid.map(() => fresh());

@@ -2,19 +2,24 @@
  * `wraith keys new | show | from-signature`: recipient keys in an encrypted keystore file.
  * Only public values are printed (the meta-address, the spending public key); the secrets stay
  * in the file, sealed under the password.
+ *
+ * One identity has two meta-address forms (PROTOCOL.md section 10): Wraith's 1218-byte form
+ * (scheme 1000) and ERC-8441's 1250-byte form (scheme 3), which `wraith register` publishes.
+ * `keys show --tracking-key` also prints the ERC-8441 tracking key (96 bytes): it cannot spend,
+ * but whoever holds it finds every scheme-3 payment of the identity and so links them all.
  * @module
  */
 import { existsSync } from 'node:fs';
-import { bytesToHex, deriveKeysFromSignature, formatMetaAddressUri, generateKeys, type RecipientKeys } from '@wraith-pq/sdk';
+import { bytesToHex, deriveKeysFromSignature, formatErc8441MetaAddressUri, formatMetaAddressUri, generateKeys, type RecipientKeys } from '@wraith-pq/sdk';
 import { parseCommand } from '../args.js';
 import { CliError, UsageError } from '../errors.js';
-import { openKeystoreFile, writeKeystoreFile, type OpenedKeys } from '../keystore-file.js';
+import { erc8441KeysOfKeystore, openKeystoreFile, writeKeystoreFile, type OpenedKeys } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
 import { readSecretInput } from '../secrets.js';
 
 const USAGES = {
   new: 'wraith keys new --out <keystore.json> [--kdf pbkdf2|scrypt] [--force] [--json]',
-  show: 'wraith keys show --keystore <keystore.json> [--json]',
+  show: 'wraith keys show --keystore <keystore.json> [--scheme 3|1000] [--tracking-key] [--json]',
   fromSignature: 'wraith keys from-signature --out <keystore.json> [--kdf pbkdf2|scrypt] [--force] [--json]  (signature from WRAITH_SIGNATURE or stdin)',
 };
 
@@ -58,13 +63,43 @@ export async function keysCommand(argv: string[]): Promise<void> {
       return sealNew(rest, USAGES.new, async () => generateKeys());
     case 'from-signature':
       return sealNew(rest, USAGES.fromSignature, async () => deriveKeysFromSignature(await readSecretInput('WRAITH_SIGNATURE', 'wallet signature')));
-    case 'show': {
-      const { values } = parseCommand(rest, { keystore: { type: 'string' }, json: { type: 'boolean' } }, 0, USAGES.show);
-      if (values.keystore === undefined) throw new UsageError('--keystore is required', `usage: ${USAGES.show}`);
-      printKeys(await openKeystoreFile(values.keystore), values.json === true, values.keystore);
-      return;
-    }
+    case 'show':
+      return showKeys(rest);
     default:
       throw new UsageError(sub === undefined ? 'keys needs a subcommand' : `unknown keys subcommand ${JSON.stringify(sub)}`, `usage: ${USAGES.new} | ${USAGES.show} | ${USAGES.fromSignature}`);
   }
+}
+
+/**
+ * Both meta-address forms, one a line on stdout (Wraith's, then ERC-8441's; `--scheme` prints
+ * one), or JSON; the tracking key only with `--tracking-key`, with a warning.
+ */
+async function showKeys(argv: string[]): Promise<void> {
+  const usage = USAGES.show;
+  const { values } = parseCommand(argv, { keystore: { type: 'string' }, json: { type: 'boolean' }, scheme: { type: 'string' }, 'tracking-key': { type: 'boolean' } }, 0, usage);
+  if (values.keystore === undefined) throw new UsageError('--keystore is required', `usage: ${usage}`);
+  if (values.scheme !== undefined && values.scheme !== '3' && values.scheme !== '1000') throw new UsageError('--scheme must be 3 or 1000', `usage: ${usage}`);
+  const keys = await openKeystoreFile(values.keystore);
+  const erc8441 = erc8441KeysOfKeystore(keys);
+  if ((values.scheme === '3' || values['tracking-key']) && erc8441 === null) {
+    throw new CliError('NO_ERC8441_KEYS', 'this keystore holds no ML-KEM seed, so it has no ERC-8441 meta-address or tracking key', 'make a new keystore (wraith keys new) to receive under scheme 3');
+  }
+  const wraithForm = formatMetaAddressUri(keys.metaAddress);
+  const erc8441Form = erc8441 === null ? null : formatErc8441MetaAddressUri(erc8441.metaAddress);
+  if (values['tracking-key']) {
+    info('the tracking key cannot spend, but it finds every scheme-3 payment of these keys and so links them all: give it only to a scanning service you trust with that');
+  }
+  if (values.json) {
+    resultJson({
+      keystore: values.keystore,
+      ...describeKeys(keys),
+      erc8441_meta_address: erc8441Form,
+      ...(values['tracking-key'] ? { tracking_key: `0x${bytesToHex(erc8441!.trackingKey)}` } : {}),
+    });
+    return;
+  }
+  if (values.scheme !== '3') result(wraithForm);
+  if (values.scheme !== '1000' && erc8441Form !== null) result(erc8441Form);
+  if (values.scheme === undefined) info(`line 1: Wraith's form (1218 bytes, scheme 1000)${erc8441Form === null ? '' : "; line 2: ERC-8441's form (1250 bytes, scheme 3), the one `wraith register` publishes"}`);
+  if (values['tracking-key']) result(`tracking key: 0x${bytesToHex(erc8441!.trackingKey)}`);
 }

@@ -15,7 +15,7 @@
  *                     announcement alone.
  * @module
  */
-import { announcementForPayment, announcementMetadata, createStealthPayment, formatMetaAddressUri, type PaymentNoteInput } from '@wraith-pq/sdk';
+import { announcementForPayment, announcementMetadata, createStealthPayment, type PaymentNoteInput } from '@wraith-pq/sdk';
 import { announceParameters, payStealth } from '@wraith-pq/sdk/evm';
 import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { formatAmount, NATIVE_UNIT, tokenUnit } from '../amounts.js';
@@ -25,11 +25,12 @@ import { CliError, UsageError } from '../errors.js';
 import { info, result, resultJson } from '../output.js';
 import { loadPaymentFile, savePaymentFile, type SavedPayment } from '../payment-file.js';
 import { checkPayerFunds } from '../payer-funds.js';
-import { apiClient, requireApi, resolveRecipient } from '../recipient.js';
+import { apiClient, metaAddressUriOf, requireApi, resolveRecipient } from '../recipient.js';
+import { registryFlags, REGISTRY_OPTIONS } from '../registry-flags.js';
 import { readPrivateKey } from '../secrets.js';
 
 export const USAGE =
-  'wraith pay (<name|meta-address> | --payment <file>) [--amount <base units>] [--token <address> [--gas-top-up <wei>]] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
+  'wraith pay (<name|0x address|meta-address> | --payment <file>) [--scheme 3|1000] [--registry <address>] [--ens-resolver <address>] [--amount <base units>] [--token <address> [--gas-top-up <wei>]] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--json]';
 
 const OPTIONS = {
   api: { type: 'string' },
@@ -45,7 +46,11 @@ const OPTIONS = {
   'gas-top-up': { type: 'string' },
   force: { type: 'boolean' },
   json: { type: 'boolean' },
+  scheme: { type: 'string' },
+  ...REGISTRY_OPTIONS,
 } as const;
+
+const SCHEME_NAMES = { 3: 'scheme 3 (ERC-8441, hybrid ML-KEM + ECDH)', 1000: 'scheme 1000 (Wraith)' } as const;
 
 type Announce = 'none' | 'api' | 'chain';
 
@@ -72,6 +77,12 @@ export async function payCommand(argv: string[]): Promise<void> {
   if (gasTopUp !== undefined && token === undefined) throw new UsageError('--gas-top-up goes with --token (a coin payment needs no top-up)', `usage: ${USAGE}`);
   const client = apiClient(values.api, USAGE);
   const rpcUrl = urlFlag(values.rpc, process.env.WRAITH_RPC_URL, 'rpc', 'WRAITH_RPC_URL', USAGE);
+  if (values.scheme !== undefined && values.scheme !== '3' && values.scheme !== '1000') throw new UsageError('--scheme must be 3 or 1000', `usage: ${USAGE}`);
+  const scheme = values.scheme === undefined ? undefined : (Number(values.scheme) as 3 | 1000);
+  const flags = registryFlags(values, USAGE);
+  // One connection to --rpc for the registry lookup and the payment.
+  let connected: ReturnType<typeof connectChain> | undefined;
+  const chainOf = () => (connected ??= connectChain(rpcUrl!));
 
   // Check every flag before a name lookup or a transaction: a usage mistake costs nothing.
   const target = positionals[0];
@@ -88,15 +99,28 @@ export async function payCommand(argv: string[]): Promise<void> {
   }
 
   let payment: SavedPayment;
+  let registrant: string | null = null;
   if (values.payment !== undefined) {
     payment = await loadPaymentFile(values.payment);
   } else {
-    const recipient = await resolveRecipient(target!, client, USAGE);
+    const recipient = await resolveRecipient(target!, {
+      api: client,
+      registry: rpcUrl === undefined ? undefined : async () => ({ client: (await chainOf()).client, ...(flags.registry === undefined ? {} : { registry: flags.registry }) }),
+      ...(flags.ensUniversalResolver === undefined ? {} : { ensUniversalResolver: flags.ensUniversalResolver }),
+      usage: USAGE,
+    });
+    // ERC-8441 Section 2.3: a recipient who offers scheme 3 is paid with it; 1000 only on request.
+    if (scheme === 3 && recipient.meta.schemeId !== 3) throw new CliError('SCHEME_NOT_OFFERED', 'the recipient\'s meta-address is Wraith\'s 1218-byte form: it offers scheme 1000 only', 'leave out --scheme, or ask the recipient for their ERC-8441 (1250-byte) meta-address');
+    const uri = metaAddressUriOf(recipient.meta);
     payment = {
-      ...createStealthPayment(recipient.metaAddress),
-      recipient: recipient.name ?? formatMetaAddressUri(recipient.metaAddress),
-      metaAddress: formatMetaAddressUri(recipient.metaAddress),
+      ...createStealthPayment(recipient.meta, scheme === undefined ? {} : { schemeId: scheme }),
+      recipient: recipient.name ?? recipient.registrant ?? uri,
+      metaAddress: uri,
     };
+    registrant = recipient.registrant;
+    const from = recipient.registrant === null ? '' : ` registered by ${recipient.registrant} in the ERC-6538 registry`;
+    // Said first, on stdout with the results (stderr keeps one line for an error).
+    if (!values.json) result(`scheme: ${SCHEME_NAMES[payment.schemeId]}, for the recipient's ${recipient.meta.bytes.length}-byte meta-address${from}`);
     if (values.save !== undefined) await savePaymentFile(values.save, payment, values.force === true);
   }
 
@@ -104,6 +128,8 @@ export async function payCommand(argv: string[]): Promise<void> {
     recipient: payment.recipient,
     stealth_address: payment.stealthAddress,
     stealth_sui_address: payment.stealthSuiAddress,
+    scheme_id: payment.schemeId,
+    registrant,
     view_tag: payment.viewTag,
     amount: amount ?? null,
     announce,
@@ -126,6 +152,7 @@ export async function payCommand(argv: string[]): Promise<void> {
   }
 
   if (announce === 'api') {
+    if (payment.schemeId === 3) throw new CliError('SCHEME_3_API_UNSUPPORTED', 'a scheme-3 payment cannot be published to a server\'s registry from the command line yet', 'announce it on chain: --announce chain --rpc <url>');
     const note: PaymentNoteInput = { txHash: txHash!, ...(amount === undefined ? {} : { amount }), ...(chainId === undefined ? {} : { chainId }) };
     const published = await requireApi(client, '--announce api', USAGE).publishAnnouncement(
       announcementForPayment(payment, {
@@ -144,7 +171,7 @@ export async function payCommand(argv: string[]): Promise<void> {
     return;
   }
 
-  const { chain, client: chainClient } = await connectChain(rpcUrl!);
+  const { chain, client: chainClient } = await chainOf();
   const wallet = senderWallet(rpcUrl!, chain);
   let paymentHash: Hex | null = null;
   let topUpHash: Hex | null = null;

@@ -6,13 +6,13 @@
  * from it next time; Ctrl-C stops cleanly between pages.
  * @module
  */
-import { erc8441KeysOf, scanRegistry, type AnnouncementInput, type Discovery, type RegistryPageSource, type ScanKernelName } from '@wraith-pq/sdk';
+import { scanRegistry, type AnnouncementInput, type Discovery, type RegistryPageSource, type ScanKernelName } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { bigintFlag, parseCommand, urlFlag } from '../args.js';
 import { connectChain } from '../chain.js';
 import { CliError, UsageError } from '../errors.js';
 import { readCursorFile, writeCursorFile } from '../cursor-file.js';
-import { openKeystoreFile } from '../keystore-file.js';
+import { erc8441KeysOfKeystore, openKeystoreFile } from '../keystore-file.js';
 import { createProgressLine, info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
 
@@ -122,11 +122,11 @@ export async function scanCommand(argv: string[]): Promise<void> {
     // View-only keys: finding a payment needs the viewing secret and the spending public key, not the spending secret.
     // View-only under both schemes: scheme 3 is scanned with the identity's tracking key (PROTOCOL.md
     // section 10), derived here; old keystores without the ML-KEM seed scan scheme 1000 alone.
-    const erc8441 = 'viewingSeed' in keys ? erc8441KeysOf({ spendingSecretKey: keys.spendingSecretKey, viewingSeed: keys.viewingSeed }) : undefined;
+    const erc8441 = erc8441KeysOfKeystore(keys);
     const scanKeys = {
       viewingSecretKey: keys.viewingSecretKey,
       spendingPublicKey: keys.spendingPublicKey,
-      ...(erc8441 === undefined ? {} : { erc8441: { trackingKey: erc8441.trackingKey, metaAddress: erc8441.metaAddress } }),
+      ...(erc8441 === null ? {} : { erc8441: { trackingKey: erc8441.trackingKey, metaAddress: erc8441.metaAddress } }),
     };
     for await (const batch of scanRegistry(source, scanKeys, { kernel, fromCursor, signal: controller.signal })) {
       for (const found of batch.discoveries) {

@@ -15,21 +15,23 @@
 import { stealthBalances } from '@wraith-pq/sdk/evm';
 import { getAddress, isAddress, type Address, type PublicClient } from 'viem';
 import { formatAmount, NATIVE_UNIT, tokenUnit, type AssetUnit } from '../amounts.js';
-import { bigintFlag, parseCommand, urlFlag } from '../args.js';
+import { bigintFlag, integerFlag, parseCommand, urlFlag } from '../args.js';
 import { connectChain } from '../chain.js';
 import { confirm } from '../confirm.js';
-import { assignDestinations } from '../destinations.js';
+import { checkTemplate, derivationRule } from '../derivation.js';
+import { assignDestinations, deriveDestinations } from '../destinations.js';
 import { readDiscoveriesFile, type DiscoveriesFile } from '../discoveries-file.js';
 import { CliError, UsageError } from '../errors.js';
-import { appendHistory, readHistory, type HistoryRecord } from '../history-file.js';
+import { appendHistory, readHistoryState, type DestinationAssignment, type HistoryRecord } from '../history-file.js';
 import { openKeystoreWithPassword } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
+import { readSecretInput } from '../secrets.js';
 import { findSpendable, noteToken, type SpendableSource } from '../spendable.js';
 import { estimatePayment, reasonOf, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
 
 export const USAGE =
-  'wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json> | --from-block <n> [--to-block <n>]] (--all | --address <stealth address>…) (--to-file <addresses> | --to <address> [--allow-linking]) [--token <address>…] [--yes] [--dry-run] [--json]';
+  'wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json> | --from-block <n> [--to-block <n>]] (--all | --address <stealth address>…) (--to-file <addresses> | --to-derive <path template> [--from-index <n>] | --to <address> [--allow-linking]) [--token <address>…] [--yes] [--dry-run] [--json]';
 
 const OPTIONS = {
   keystore: { type: 'string' },
@@ -42,6 +44,8 @@ const OPTIONS = {
   address: { type: 'string', multiple: true },
   to: { type: 'string' },
   'to-file': { type: 'string' },
+  'to-derive': { type: 'string' },
+  'from-index': { type: 'string' },
   token: { type: 'string', multiple: true },
   'allow-linking': { type: 'boolean' },
   yes: { type: 'boolean' },
@@ -63,8 +67,12 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   if (rpcUrl === undefined) throw new UsageError('withdraw needs --rpc <url> (or WRAITH_RPC_URL): balances and transactions go through your own node, never a Wraith server', `usage: ${USAGE}`);
   const selected = addressList(values.address, 'address');
   if ((values.all === true) === (selected.length > 0)) throw new UsageError('choose the payments: --all (every one with a balance) or --address <stealth address> (repeatable)', `usage: ${USAGE}`);
-  if ((values.to === undefined) === (values['to-file'] === undefined)) throw new UsageError('pass a destination: --to-file <file of fresh addresses, one per payment> or --to <address>', `usage: ${USAGE}`);
+  const destinationFlags = [values.to, values['to-file'], values['to-derive']].filter((v) => v !== undefined).length;
+  if (destinationFlags !== 1) throw new UsageError('pass one destination: --to-file <file of fresh addresses, one per payment>, --to-derive <path template> (addresses of your HD wallet) or --to <address>', `usage: ${USAGE}`);
   addressList(values.to === undefined ? [] : [values.to], 'to');
+  const template = values['to-derive'] === undefined ? undefined : checkTemplate(values['to-derive'], USAGE);
+  if (values['from-index'] !== undefined && template === undefined) throw new UsageError('--from-index goes with --to-derive', `usage: ${USAGE}`);
+  const fromIndex = integerFlag(values['from-index'], 'from-index', 0, USAGE);
   const tokens = addressList(values.token, 'token');
   const fromBlock = bigintFlag(values['from-block'], 'from-block', USAGE);
   const toBlock = bigintFlag(values['to-block'], 'to-block', USAGE);
@@ -72,6 +80,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   const discoveries = values.discoveries === undefined ? null : await readDiscoveriesFile(values.discoveries);
 
   const { keys, password } = await openKeystoreWithPassword(values.keystore);
+  const rule = template === undefined ? undefined : derivationRule(await readSecretInput('WRAITH_DESTINATION_KEY', "destination wallet's extended public key or recovery phrase"), template, USAGE);
   const { chain, client } = await connectChain(rpcUrl);
   const source = spendableSource(discoveries, { client, chainId: chain.id, fromBlock, toBlock, api: values.api });
   info(source.kind === 'chain' ? `finding your payments on chain ${chain.id}…` : 'finding your payments in the registry (a full scan, on this machine)…');
@@ -105,25 +114,42 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     return;
   }
 
-  const history = await readHistory(values.keystore, password);
-  const destinations = await assignDestinations({
-    ...(values.to === undefined ? {} : { to: values.to }),
-    ...(values['to-file'] === undefined ? {} : { toFile: values['to-file'] }),
-    count: holding.length,
-    allowLinking: values['allow-linking'] === true,
-    stealthAddresses: payments.map((p) => p.stealthAddress),
-    // A resumed run must not hand a payment an address an earlier run already used.
-    isUsed: async (address) =>
-      history.some((r) => r.status === 'withdrawn' && r.destination === address) ||
-      (await client.getTransactionCount({ address })) > 0 ||
-      (await stealthBalances({ client, addresses: [address], tokens })).some((b) => b.native > 0n || b.tokens.some((t) => t.balance > 0n)),
-    usage: USAGE,
-  });
+  const { records: history, assignments: earlier } = await readHistoryState(values.keystore, password);
+  // A resumed run must not hand a payment an address an earlier run already used.
+  const isUsed = async (address: Address) =>
+    history.some((r) => r.status === 'withdrawn' && r.destination === address) ||
+    (await client.getTransactionCount({ address })) > 0 ||
+    (await stealthBalances({ client, addresses: [address], tokens })).some((b) => b.native > 0n || b.tokens.some((t) => t.balance > 0n));
+  let destinations: Address[];
+  let assignments: DestinationAssignment[] = [];
+  if (rule !== undefined) {
+    ({ destinations, assignments } = await deriveDestinations({
+      rule,
+      fromIndex,
+      chainId: chain.id,
+      payments: holding.map((h) => h.payment.stealthAddress),
+      stealthAddresses: payments.map((p) => p.stealthAddress),
+      earlier,
+      isUsed,
+    }));
+    info(`destinations: ${rule.template} of your ${rule.kind === 'xpub' ? 'extended public key' : 'recovery phrase'}, indices ${assignments.map((a) => a.index).join(', ')}: check the first (${destinations[0]}) in your wallet`);
+  } else {
+    destinations = await assignDestinations({
+      ...(values.to === undefined ? {} : { to: values.to }),
+      ...(values['to-file'] === undefined ? {} : { toFile: values['to-file'] }),
+      count: holding.length,
+      allowLinking: values['allow-linking'] === true,
+      stealthAddresses: payments.map((p) => p.stealthAddress),
+      isUsed,
+      usage: USAGE,
+    });
+  }
   const units = new Map<Address, AssetUnit>(await Promise.all(tokens.map(async (t) => [t, await tokenUnit(client, t)] as const)));
   const estimates: PaymentEstimate[] = [];
   for (const [i, { payment, holdings }] of holding.entries()) estimates.push(await estimatePayment(client, payment, holdings, destinations[i]!, units));
 
-  showEstimates(estimates, chain.id, values.json === true);
+  const indexOf = (stealth: Address) => assignments.find((a) => a.stealth_address === stealth)?.index ?? null;
+  showEstimates(estimates, chain.id, values.json === true, indexOf);
   if (values['dry-run']) return;
   const linked = new Set(destinations).size < destinations.length;
   if (values.yes !== true) {
@@ -132,6 +158,9 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
       : `Withdraw ${estimates.length} payment${estimates.length === 1 ? '' : 's'} as shown?`;
     if (!(await confirm(question))) throw new CliError('CANCELLED', 'nothing was withdrawn', 'run the command again to withdraw');
   }
+
+  // Kept before anything is signed: a run stopped by anything, even a crash, resumes with the same indices.
+  await appendHistory(values.keystore, password, [], assignments);
 
   // Ctrl-C stops between payments: a transaction already broadcast is awaited and recorded, never abandoned.
   let stopping = false;
@@ -173,7 +202,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   if (results.length < estimates.length) {
     throw new CliError('INTERRUPTED', `stopped with ${estimates.length - results.length} payment${estimates.length - results.length === 1 ? '' : 's'} not started`, 'run the same command again to withdraw the rest', 130);
   }
-  if (failed > 0) throw new CliError('WITHDRAWAL_FAILED', `${failed} of ${results.length} payments could not be withdrawn (reasons above)`, 'fix what each reason says and run the same command again: payments already withdrawn hold nothing and are skipped, and so are --to-file addresses already used');
+  if (failed > 0) throw new CliError('WITHDRAWAL_FAILED', `${failed} of ${results.length} payments could not be withdrawn (reasons above)`, 'fix what each reason says and run the same command again: payments already withdrawn hold nothing and are skipped, --to-file addresses already used are passed over, and --to-derive gives each payment the index it was given');
 }
 
 /** Where the payments' announcements are: the file's blocks or registry, or the chain from --from-block. */
@@ -207,13 +236,14 @@ function feeText(step: StepEstimate): string {
 }
 
 /** The estimate, before anything is signed: on stderr as text, or as `estimate` JSON lines. */
-function showEstimates(estimates: PaymentEstimate[], chainId: number, json: boolean): void {
+function showEstimates(estimates: PaymentEstimate[], chainId: number, json: boolean, indexOf: (stealth: Address) => number | null): void {
   if (json) {
     for (const e of estimates) {
       resultJson({
         type: 'estimate',
         stealth_address: e.payment.stealthAddress,
         destination: e.destination,
+        destination_index: indexOf(e.payment.stealthAddress),
         destination_used: e.destinationUsed,
         withdrawals: e.steps.map((s) => ({ asset: s.asset, symbol: s.unit.symbol, amount: s.amount, fee: s.fee, fee_kind: s.feeKind, max_remainder: s.maxRemainder, l1_fee: s.l1Fee, after_token_fees: s.afterTokens })),
         stays_behind: { dust: e.dust, max_remainder: e.steps.find((s) => s.asset === 'native')?.maxRemainder ?? 0n },
@@ -223,7 +253,8 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
   }
   info(`${estimates.length} payment${estimates.length === 1 ? '' : 's'} to withdraw on chain ${chainId}:`);
   for (const [i, e] of estimates.entries()) {
-    info(`  ${i + 1}. ${e.payment.stealthAddress} → ${e.destination}${e.destinationUsed ? '  (this destination was used before: not a fresh address)' : ''}`);
+    const index = indexOf(e.payment.stealthAddress);
+    info(`  ${i + 1}. ${e.payment.stealthAddress} → ${e.destination}${index === null ? '' : ` (index ${index})`}${e.destinationUsed ? '  (this destination was used before: not a fresh address)' : ''}`);
     for (const s of e.steps) {
       const about = s.afterTokens ? ' (about: the coin left once the token withdrawal has paid its gas)' : '';
       const behind = s.asset === 'native' ? `; ${s.maxRemainder === 0n ? '0 wei stays behind' : `at most ${formatAmount(s.maxRemainder, NATIVE_UNIT)} stays behind`}` : '';

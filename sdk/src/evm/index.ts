@@ -62,6 +62,12 @@ export {
   type WithdrawNativeParameters,
   type WithdrawReturnType,
 } from './funds.ts';
+export {
+  estimateTransactionFees,
+  type EstimateTransactionFeesParameters,
+  type EstimateTransactionFeesReturnType,
+  type TransactionToPrice,
+} from './withdrawal-plan.ts';
 export { classifyRpcFault, type ChainRpcClient, type ChainRetryOptions, type ChainRetryEvent, type RpcFault } from './rpc-request.ts';
 export {
   ERC6538_REGISTRY_ADDRESS,

@@ -214,3 +214,55 @@ export async function estimateGasTopUp(parameters: EstimateGasTopUpParameters): 
   const topUp = (fee * BigInt(100 + marginPercent) + 99n) / 100n;
   return { topUp, fee, l1Fee, gas, feeModel: info.model };
 }
+
+/** One transaction a payer is about to sign: where it goes, the coin it carries, its calldata and its gas limit. */
+export type TransactionToPrice = { to: string; value?: bigint; data?: Hex; gas: bigint };
+
+export type EstimateTransactionFeesParameters = {
+  /** Reads the chain the transactions go out on. */
+  client: PublicClient;
+  /** The account that signs them, in this order (their nonces follow its next one). */
+  from: string;
+  transactions: readonly TransactionToPrice[];
+};
+
+export type EstimateTransactionFeesReturnType = {
+  /** Each transaction's fee bound (gas × `maxFeePerGas`, plus the L1 data fee and operator fee on the OP Stack), in order. */
+  fees: { fee: bigint; l1Fee: bigint; operatorFee: bigint }[];
+  /** The sum of the fee bounds, wei. */
+  total: bigint;
+  /** Of `total`, the L1 data fees (OP Stack); 0 elsewhere. */
+  l1Fee: bigint;
+  maxFeePerGas: bigint;
+  feeModel: ChainFeeModel;
+};
+
+/**
+ * The most a run of transactions can cost their signer, by the same rule withdrawals are priced
+ * with: a payer's balance must cover it (with the value sent) before the first is signed, since on
+ * the OP Stack the L1 data fee is charged outside the gas, and a payment whose announcement then
+ * cannot pay it leaves money the recipient cannot find.
+ *
+ * @example
+ * import { estimateTransactionFees } from '@wraith-pq/sdk/evm';
+ * const { total } = await estimateTransactionFees({ client, from: payer, transactions: [{ to: stealth, value, gas: 21_000n }] });
+ */
+export async function estimateTransactionFees(parameters: EstimateTransactionFeesParameters): Promise<EstimateTransactionFeesReturnType> {
+  if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
+  const { client, transactions } = parameters;
+  const state = await chainState(client, parseAddress(parameters.from, 'from'));
+  const fees = await Promise.all(
+    transactions.map((t, i) => {
+      if (typeof t.gas !== 'bigint' || t.gas <= 0n) throw new InvalidArgumentError(`transactions[${i}].gas`, 'must be a positive bigint');
+      const own = { ...state, nonce: state.nonce + i };
+      return feeBound(client, own, unsigned(own, { to: parseAddress(t.to, `transactions[${i}].to`), value: t.value ?? 0n, gas: t.gas, ...(t.data === undefined ? {} : { data: t.data }) }));
+    }),
+  );
+  return {
+    fees,
+    total: fees.reduce((sum, f) => sum + f.fee, 0n),
+    l1Fee: fees.reduce((sum, f) => sum + f.l1Fee, 0n),
+    maxFeePerGas: state.price.price,
+    feeModel: state.info.model,
+  };
+}
