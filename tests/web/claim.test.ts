@@ -138,6 +138,10 @@ describe.skipIf(skipBrowser)('claiming several payments at once in Chromium', ()
     await claim.getByRole('button', { name: 'Review the claim' }).click();
     await claim.getByRole('alert').filter({ hasText: 'links the payments on chain' }).waitFor();
     expect(await claim.getByRole('button', { name: /^Claim \d/ }).count()).toBe(0);
+    // So does the wallet's own account as a destination.
+    await claim.getByLabel(`Destination for ${getAddress(stealth[1])}`).fill(sender.address);
+    await claim.getByRole('button', { name: 'Review the claim' }).click();
+    await claim.getByRole('alert').filter({ hasText: "Test Wallet's own account" }).waitFor();
     // The scan lists payments oldest first; the destinations pasted fill them in that order.
     await claim.getByLabel('Fresh destinations, one per line').fill(destinations.join('\n'));
     await claim.getByRole('button', { name: 'Fill in the destinations' }).click();
@@ -173,6 +177,9 @@ describe.skipIf(skipBrowser)('claiming several payments at once in Chromium', ()
     expect(await tokensOf(tokenAddress)).toBe(0n);
     expect(await tokensOf(destinations[1]!)).toBe(100n * TOKENS);
     expect(await claim.getByTestId('claim-tx').count()).toBe(4);
+    // Each payment's own balances are read again after the run.
+    await expect.poll(() => coinItem.getByTestId('balance-native').textContent(), { timeout: 30_000 }).toBe('0 ETH');
+    await expect.poll(() => tokenItem.getByTestId('balance-token').textContent(), { timeout: 30_000 }).toBe('0 TST');
     expect(await unlabelledHashes(alice)).toEqual([]);
 
     // The history: the three payments, each with what was withdrawn and its fee.

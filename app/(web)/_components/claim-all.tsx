@@ -31,6 +31,8 @@ export type ClaimAllProps = {
   extraTokens: readonly Address[];
   /** A payment's one-time key, derived in this page. */
   secretKeyOf: (discovery: SavedDiscovery) => Promise<Uint8Array>;
+  /** A run ended: the balances shown elsewhere on the page are stale. */
+  onClaimed: () => void;
 };
 
 type Row = { discovery: SavedDiscovery; funds: PaymentFunds | null; error: string | null };
@@ -43,7 +45,7 @@ function parseDestinations(text: string): string[] {
   return text.split(/[\s,;]+/).filter(Boolean);
 }
 
-export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: ClaimAllProps) {
+export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClaimed }: ClaimAllProps) {
   const ids = { paste: useId(), single: useId(), linking: useId() };
   const history = useHistory();
   const symbol = reader.chain.nativeCurrency.symbol;
@@ -62,6 +64,16 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: Clai
   const [error, setError] = useState<string | null>(null);
   const run = history?.run && history.run.chainId === reader.chainId ? history.run : null;
   const unfinished = run?.items.filter((i) => i.status !== 'done') ?? [];
+
+  /** The accounts the wallet already shares with this page (no prompt); none when it shares none. */
+  async function walletAccounts(): Promise<string[]> {
+    try {
+      const accounts = await reader.source.provider.request({ method: 'eth_accounts' });
+      return Array.isArray(accounts) ? accounts.filter((a): a is string => typeof a === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
 
   async function readAll() {
     setBusy('reading');
@@ -102,8 +114,12 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: Clai
     else setError(null);
   }
 
-  /** Each chosen payment's destination, or the sentence that says what is wrong (nothing is signed then). */
-  function planned(): { items: ClaimRunItem[] } | { error: string } {
+  /**
+   * Each chosen payment's destination, or the sentence that says what is wrong (nothing is signed
+   * then). `own`: the wallet's accounts (`eth_accounts`, no prompt): withdrawing to one of them ties
+   * the payment to that account, as reusing a destination ties two payments (umbra-protocol #107, #204).
+   */
+  function planned(own: readonly string[]): { items: ClaimRunItem[] } | { error: string } {
     if (chosen.length === 0) return { error: 'Select at least one payment to claim.' };
     const stealth = discoveries.map((d) => d.stealthAddress.toLowerCase());
     const used = new Set((history?.withdrawals ?? []).filter((w) => w.status === 'withdrawn').map((w) => w.destination.toLowerCase()));
@@ -115,6 +131,9 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: Clai
       if (!isAddress(text, { strict: false })) return { error: `Enter a destination for ${name}: an address of 0x and 40 hex digits.` };
       const to = getAddress(text);
       if (stealth.includes(to.toLowerCase())) return { error: `The destination of ${name} is one of your stealth addresses: enter a fresh address.` };
+      if (!linkingAccepted && own.some((a) => a.toLowerCase() === to.toLowerCase())) {
+        return { error: `${to} is ${reader.walletName}'s own account: withdrawing there links ${name} to it on chain. Use a fresh address, or confirm the linking warning.` };
+      }
       if (!linkingAccepted && (seen.has(to.toLowerCase()) || used.has(to.toLowerCase()))) {
         return { error: `${to} is the destination of another payment${used.has(to.toLowerCase()) ? ' already' : ''}: that links the payments on chain. Use a fresh address for each, or confirm the linking warning.` };
       }
@@ -127,7 +146,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: Clai
   async function review() {
     setError(null);
     setEstimates(null);
-    const plan = planned();
+    const plan = planned(await walletAccounts());
     if ('error' in plan) return setError(plan.error);
     setBusy('estimating');
     try {
@@ -213,11 +232,13 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: Clai
       }
     } finally {
       setBusy(null);
+      onClaimed();
     }
+    if (rows) await readAll(); // what is left now, for the next run
   }
 
-  function start() {
-    const plan = planned();
+  async function start() {
+    const plan = planned(await walletAccounts());
     if ('error' in plan) return setError(plan.error);
     void claim(plan.items, { startedAt: new Date().toISOString(), chainId: reader.chainId, items: plan.items });
   }
@@ -371,7 +392,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf }: Clai
               {busy === 'estimating' ? 'Estimating the fees…' : 'Review the claim'}
             </button>
             {estimates && (
-              <button type="button" onClick={start} disabled={busy !== null}>
+              <button type="button" onClick={() => void start()} disabled={busy !== null}>
                 {busy === 'claiming' ? 'Claiming…' : `Claim ${chosen.length} payment${chosen.length === 1 ? '' : 's'}`}
               </button>
             )}

@@ -45,6 +45,8 @@ export type DiscoveryFundsProps = {
   /** Destinations already used in this tab, with the stealth address withdrawn to each. */
   destinations: ReadonlyMap<string, string>;
   onWithdrawn: (to: Address) => void;
+  /** Changes when the balances were moved elsewhere on the page (a claim run): read them again. */
+  refresh?: number;
 };
 
 const NATIVE = 'native';
@@ -62,7 +64,7 @@ export function remainderOf(estimate: EstimateWithdrawalReturnType, native: bool
   return native ? 0n : null;
 }
 
-export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, extraTokens, secretKey, destinations, onWithdrawn }: DiscoveryFundsProps) {
+export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, extraTokens, secretKey, destinations, onWithdrawn, refresh = 0 }: DiscoveryFundsProps) {
   const ids = { asset: useId(), to: useId() };
   const address = getAddress(discovery.stealthAddress);
   const { client } = reader;
@@ -134,7 +136,7 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
 
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, refresh]);
 
   const tokenOf = (choice: string) => funds?.tokens.find((t) => t.info.address === choice)?.info;
   const describe = (value: bigint, choice: string) => {

@@ -86,6 +86,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
   const badTokens = typedTokens.length - extraTokens.length;
   const history = useHistory();
+  /** Claim runs ended in this tab: each payment's balances are read again after one. */
+  const [claims, setClaims] = useState(0);
   useEffect(() => {
     void openHistory(keys);
   }, [keys]);
@@ -359,7 +361,13 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
               </Notice>
             </div>
             {reader && (
-              <ClaimAll discoveries={saved.discoveries} reader={reader} extraTokens={extraTokens} secretKeyOf={(d) => spendingKeyOf(keys, d, secrets.current.get(d.id))} />
+              <ClaimAll
+                discoveries={saved.discoveries}
+                reader={reader}
+                extraTokens={extraTokens}
+                secretKeyOf={(d) => spendingKeyOf(keys, d, secrets.current.get(d.id))}
+                onClaimed={() => setClaims((n) => n + 1)}
+              />
             )}
             <ul className="discoveries">
               {saved.discoveries.map((d) => (
@@ -373,6 +381,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                   chainText={chainText(chainNames, d)}
                   record={history?.payments.find((p) => p.announcementId === d.id)}
                   explorerUrl={explorerOf(chainIdOf(d))}
+                  claims={claims}
                   extraTokens={extraTokens}
                   destinations={destinations}
                   onWithdrawn={(to) => setDestinations((current) => new Map(current).set(to, d.stealthAddress))}
@@ -438,12 +447,14 @@ type DiscoveryItemProps = {
   /** The history's record of this payment: the note's unit once a chain read named it. */
   record: PaymentRecord | undefined;
   explorerUrl: string | null;
+  /** Bumped when a claim run ends: read the balances again. */
+  claims: number;
   extraTokens: readonly Address[];
   destinations: ReadonlyMap<string, string>;
   onWithdrawn: (to: Address) => void;
 };
 
-function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainText, record, explorerUrl, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
+function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainText, record, explorerUrl, claims, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
   const [secret, setSecret] = useState<string | null>(null);
   const [baseUnits, setBaseUnits] = useState(false);
   const noteAmount = discovery.note?.amount ?? null;
@@ -532,6 +543,7 @@ function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainTe
           onReaderChange={onReaderChange}
           extraTokens={extraTokens}
           secretKey={() => spendingKeyOf(keys, discovery, known)}
+          refresh={claims}
           destinations={destinations}
           onWithdrawn={onWithdrawn}
         />
