@@ -92,7 +92,7 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await bob.getByLabel('Name or meta-address').fill('alice-web.eth');
     await bob.getByRole('button', { name: 'Find recipient' }).click();
     await bob.getByText('Found the meta-address of').waitFor();
-    await bob.getByLabel('Amount (optional)').fill('0.25 ETH');
+    await bob.getByLabel('Amount to pay').fill('0.25 ETH');
     await bob.getByRole('button', { name: 'Create stealth address' }).click();
     const stealthAddress = (await bob.getByTestId('stealth-address').textContent())!;
     expect(stealthAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -174,7 +174,7 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await dave.getByLabel('Name or meta-address').fill('carol-web.sui');
     await dave.getByRole('button', { name: 'Find recipient' }).click();
     await dave.getByText('Found the meta-address of carol-web.sui').waitFor();
-    await dave.getByLabel('Amount (optional)').fill('12 SUI');
+    await dave.getByLabel('Amount to pay').fill('12 SUI');
     await dave.getByLabel('Chain').selectOption('sui');
     await dave.getByRole('button', { name: 'Create stealth address' }).click();
     const suiAddress = (await dave.getByTestId('stealth-sui-address').textContent())!;

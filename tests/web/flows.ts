@@ -84,12 +84,15 @@ export async function pay(page: Page, asset: { native: string } | { token: Addre
 }
 
 /** In a discovery on the Scan page: review a withdrawal (the fee is shown), sign it, return the result shown. */
-export async function withdraw(item: Locator, to: string, asset: 'native' | Address): Promise<{ fee: string; result: string; hash: string }> {
+export async function withdraw(item: Locator, to: string, asset: 'native' | Address): Promise<{ fee: string; feeKind: string; result: string; hash: string }> {
+  // Earlier withdrawals of this payment stay listed: this one's result is the next.
+  const before = await item.getByTestId('withdraw-result').count();
   await item.getByLabel('Asset to withdraw').selectOption(asset);
   await item.getByLabel('Withdraw to').fill(to);
   await item.getByRole('button', { name: 'Review withdrawal' }).click();
   const fee = (await item.getByTestId('withdraw-fee').textContent({ timeout: 30_000 }))!;
+  const feeKind = (await item.getByTestId('withdraw-fee-kind').textContent())!;
   await item.getByRole('button', { name: 'Sign and withdraw' }).click();
-  const result = (await item.getByTestId('withdraw-result').textContent({ timeout: 60_000 }))!;
-  return { fee, result, hash: (await item.getByTestId('withdraw-tx').textContent())! };
+  const result = (await item.getByTestId('withdraw-result').nth(before).textContent({ timeout: 60_000 }))!;
+  return { fee, feeKind, result, hash: (await item.getByTestId('withdraw-tx').nth(before).textContent())! };
 }

@@ -13,52 +13,26 @@
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
  */
 import { createScanner, decodeAnnouncementPage, openKeys, type RecipientKeys } from '@wraith-pq/sdk';
-import { ANNOUNCER_ADDRESS } from '@wraith-pq/sdk/evm';
-import {
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  formatEther,
-  getAddress,
-  http as viemHttp,
-  parseEther,
-  type Address,
-  type Hash,
-  type PublicClient,
-} from 'viem';
+import { erc20Abi, formatEther, parseEther, type Address, type Hash, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAnnouncerContracts, DEV_KEYS } from '../helpers/announcer-chain.ts';
-import { compileContracts } from '../helpers/anvil.ts';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { http } from '../helpers/server.ts';
 import { createKeys, PASSWORD, pay, requestsCarrying, scanFor, scanOutcome, withdraw } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
-import { installTestWallet, type TestWallet } from './test-wallet.ts';
+import { pageWithWallet as pageWithWalletOn, sender, setupMoneyChain, TOKENS, waitIndexed as waitIndexedOn } from './money-chain.ts';
 
-/** The sender's wallet account: anvil's second dev account (the first deploys ENS and writes names). */
-const sender = privateKeyToAccount(DEV_KEYS[1]!);
-const TOKENS = 10n ** 18n; // the test token has 18 decimals
 
 let h: WebHarness;
 let client: PublicClient;
 let token: Address;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   if (skipBrowser) return;
   h = await startWebHarness({
     async setupChain(chain) {
-      client = createPublicClient({ chain: foundry, transport: viemHttp(chain.rpcUrl, { retryCount: 0 }), pollingInterval: 50 }) as PublicClient;
-      // The Announcer's runtime code at its canonical address, as on every real chain.
-      await client.request({ method: 'anvil_setCode', params: [ANNOUNCER_ADDRESS, compileAnnouncerContracts().ERC5564Announcer!.deployedBytecode] } as never);
-      // The sender holds the whole supply of a plain ERC-20.
-      const { abi, bytecode } = compileContracts(new URL('../fixtures/erc20/', import.meta.url))['TestToken']!;
-      const wallet = createWalletClient({ account: sender, chain: foundry, transport: viemHttp(chain.rpcUrl, { retryCount: 0 }) });
-      const hash = await wallet.deployContract({ abi, bytecode, args: ['Test Token', 'TST', 18, 10n ** 6n * TOKENS] } as never);
-      token = getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress!);
-      return { CHAIN_RPC_URL: chain.rpcUrl, CHAIN_NAME: 'ethereum', INDEXER_CONFIRMATIONS: '0', INDEXER_POLL_MS: '100' };
+      ({ client, token, env } = await setupMoneyChain(chain));
+      return env;
     },
   });
 }, 180_000);
@@ -66,18 +40,9 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** A fresh profile with the test wallet installed (its account: the sender's). */
-async function pageWithWallet(): Promise<{ page: Page; wallet: TestWallet }> {
-  const { page } = await h.newPage();
-  const wallet = await installTestWallet(page, { rpcUrl: h.chain.rpcUrl, account: sender.address });
-  return { page, wallet };
-}
+const pageWithWallet = () => pageWithWalletOn(h);
 
-/** Wait until the server's indexer has read the chain up to its head (/health). */
-async function waitIndexed(): Promise<void> {
-  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
-  await expect.poll(async () => (await http(h.server, '/health')).json.chain?.indexed_block ?? -1, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(head);
-}
+const waitIndexed = () => waitIndexedOn(h.server, client);
 
 const balanceOf = (address: string) => client.getBalance({ address: address as Address });
 const tokensOf = (address: string) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
@@ -145,11 +110,11 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     // The recipient: the server's indexer has the two announcements; scan, read through the wallet.
     await waitIndexed();
     const [ethItem, tokenItem] = (await scanFor(alice, [ethAddress, tokenAddress]));
-    // The notes, opened in the browser: amount in base units, the chain and the paying transaction.
-    expect(await ethItem.getByTestId('note-amount').textContent()).toBe(parseEther('0.5').toString());
+    // The notes, opened in the browser: the amount (in base units until a chain read names its unit), the chain and the paying transaction.
+    expect(await ethItem.getByTestId('note-amount').textContent()).toBe(`${parseEther('0.5')} base units`);
     expect(await ethItem.getByTestId('note-tx').textContent()).toBe(ethPaid.payment);
     expect(await ethItem.getByTestId('discovery-note').textContent()).toContain('chain id 31337');
-    expect(await tokenItem.getByTestId('note-amount').textContent()).toBe((100n * TOKENS).toString());
+    expect(await tokenItem.getByTestId('note-amount').textContent()).toBe(`${100n * TOKENS} base units`);
     expect(await tokenItem.getByTestId('note-tx').textContent()).toBe(tokenPaid.payment);
     expect(await alice.getByTestId('linking-notice').textContent()).toContain('links them on chain');
 
@@ -161,6 +126,11 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     // The token was found from the note's transaction: nobody typed its address on this page.
     expect(await tokenItem.getByTestId('balance-token').textContent()).toBe('100 TST');
     expect(await tokenItem.getByTestId('received').textContent()).toContain('100 TST');
+    // Read through the wallet, each note's amount reads in its unit, base units on request.
+    await expect.poll(() => ethItem.getByTestId('note-amount').textContent()).toBe('0.5 ETH');
+    await expect.poll(() => tokenItem.getByTestId('note-amount').textContent()).toBe('100 TST');
+    await tokenItem.getByRole('button', { name: 'Show base units' }).click();
+    expect(await tokenItem.getByTestId('note-amount-base').textContent()).toBe((100n * TOKENS).toString());
     // Those reads went through the wallet's provider.
     const balanceReads = aliceWallet.calls.filter((c) => c.method === 'eth_getBalance').map((c) => String(c.params[0]).toLowerCase());
     expect(balanceReads).toEqual(expect.arrayContaining([ethAddress.toLowerCase(), tokenAddress.toLowerCase()]));
@@ -171,6 +141,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     const tokenOut = await withdraw(tokenItem, destination, token);
     expect(tokenOut.result).toContain('Withdrew 100 TST');
     expect(tokenOut.fee).toMatch(/^0\.\d+ ETH$/);
+    expect(tokenOut.feeKind).toBe('at most'); // a token transfer's gas is a limit: the fee shown is a maximum
     const topUpOut = await withdraw(tokenItem, destination, 'native');
     // The same destination for a second payment: the page warns that this links them.
     await ethItem.getByLabel('Withdraw to').fill(destination);
@@ -192,8 +163,13 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     expect(ethOut.result).toContain(`network fee ${formatEther(ethFee)} ETH`);
     expect(ethOut.result).toContain(`Withdrew ${formatEther(parseEther('0.5') - ethFee)} ETH`);
     expect(ethOut.fee).toBe(`${formatEther(ethFee)} ETH`);
+    expect(ethOut.feeKind).toBe('exactly'); // a coin sweep on a standard chain: 21,000 gas at one price
     expect(topUpOut.result).toContain(`Withdrew ${formatEther(parseEther('0.01') - tokenFee - topUpFee)} ETH`);
     await expect.poll(() => ethItem.getByTestId('balance-native').textContent()).toBe('0 ETH');
+    // Both withdrawals of the token payment stay on screen, each hash labelled.
+    expect(await tokenItem.getByTestId('withdraw-tx').allTextContents()).toEqual([tokenOut.hash, topUpOut.hash]);
+    expect(await tokenItem.getByTestId('withdraw-result').nth(0).textContent()).toContain('Withdrawal (TST)');
+    expect(await tokenItem.getByTestId('withdraw-result').nth(1).textContent()).toContain('Withdrawal (ETH)');
     await ethItem.getByText('Nothing left at this address.').waitFor();
 
     // The Wraith server never saw a secret, a stealth address or a chain query.

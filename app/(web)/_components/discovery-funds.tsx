@@ -10,23 +10,26 @@
  * read, and the wallet's chain is checked again before each read, review and signature: a
  * withdrawal signed for another chain than the payment's is refused (wallet-chain.ts).
  */
-import { estimateWithdrawal, stealthBalances, withdrawNative, withdrawToken, type EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
+import { estimateWithdrawal, withdrawNative, withdrawToken, type EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { getAddress, isAddress, isAddressEqual, type Address, type Hash } from 'viem';
 import { formatAmount } from '../_lib/amount';
 import { connectReader, type ChainReader } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { errorMessage } from '../_lib/error-message';
-import { receivedAssets, type ReceivedAsset } from '../_lib/payment-asset';
+import { upsertPayment, withWithdrawal, type WithdrawalSubject } from '../_lib/history';
+import { recordHistory } from '../_lib/history-store';
+import { noteAsset } from '../_lib/payment-asset';
+import { readPaymentFunds, type PaymentFunds } from '../_lib/payment-funds';
 import type { SavedDiscovery } from '../_lib/scan-state';
-import { readTokenInfo, type TokenInfo } from '../_lib/token-info';
 import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
+import { feeIsBound, feeKindWord, feePaid } from '../_lib/withdrawal-receipt';
 import { ChainSwitch } from './chain-switch';
 import { Notice } from './notice';
+import { TxHash } from './tx-hash';
 
-type Funds = { native: bigint; tokens: { info: TokenInfo; balance: bigint }[]; received: ReceivedAsset[] };
 type Review = { asset: string; to: Address; estimate: EstimateWithdrawalReturnType };
-type Withdrawn = { hash: Hash; amount: string; fee: string; to: Address };
+type Withdrawn = { hash: Hash; amount: string; fee: string; to: Address; asset: string };
 
 export type DiscoveryFundsProps = {
   discovery: SavedDiscovery;
@@ -42,6 +45,8 @@ export type DiscoveryFundsProps = {
   /** Destinations already used in this tab, with the stealth address withdrawn to each. */
   destinations: ReadonlyMap<string, string>;
   onWithdrawn: (to: Address) => void;
+  /** Changes when the balances were moved elsewhere on the page (a claim run): read them again. */
+  refresh?: number;
 };
 
 const NATIVE = 'native';
@@ -59,32 +64,22 @@ export function remainderOf(estimate: EstimateWithdrawalReturnType, native: bool
   return native ? 0n : null;
 }
 
-/** The fee is a bound, not the exact charge (the SDK's `feeKind: 'maximum'`, OP Stack and Arbitrum). */
-function feeIsBound(estimate: EstimateWithdrawalReturnType): boolean {
-  return (estimate as { feeKind?: unknown }).feeKind === 'maximum';
-}
-
-/** What a mined transaction cost its sender: gas used × price, plus the L1 data fee an OP Stack receipt states (`l1Fee`). */
-function feePaid(receipt: { gasUsed: bigint; effectiveGasPrice: bigint }): bigint {
-  const l1Fee = (receipt as { l1Fee?: unknown }).l1Fee;
-  const l1 = typeof l1Fee === 'bigint' ? l1Fee : typeof l1Fee === 'string' && /^0x[0-9a-f]+$/i.test(l1Fee) ? BigInt(l1Fee) : 0n;
-  return receipt.gasUsed * receipt.effectiveGasPrice + l1;
-}
-
-export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, extraTokens, secretKey, destinations, onWithdrawn }: DiscoveryFundsProps) {
+export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, extraTokens, secretKey, destinations, onWithdrawn, refresh = 0 }: DiscoveryFundsProps) {
   const ids = { asset: useId(), to: useId() };
   const address = getAddress(discovery.stealthAddress);
   const { client } = reader;
   const symbol = reader.chain.nativeCurrency.symbol;
   const otherChain = chainId !== null && chainId !== reader.chainId;
-  const [funds, setFunds] = useState<Funds | null>(null);
+  const [funds, setFunds] = useState<PaymentFunds | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [asset, setAsset] = useState(NATIVE);
   const [to, setTo] = useState('');
   const [review, setReview] = useState<Review | null>(null);
   const [busy, setBusy] = useState<'review' | 'sign' | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [withdrawn, setWithdrawn] = useState<Withdrawn | null>(null);
+  /** Every withdrawal made from this payment in this tab (tokens, then the coin), newest last. */
+  const [withdrawn, setWithdrawn] = useState<Withdrawn[]>([]);
+  const explorerUrl = chainInfo(reader.chainId).explorerUrl;
   const extraKey = extraTokens.join(',');
 
   /**
@@ -109,25 +104,39 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
     setLoadError(null);
     try {
       await onConnectionChain();
-      const txHash = discovery.note?.txHash as Hash | null | undefined;
-      const received = txHash && !otherChain ? await receivedAssets(client, txHash, address).catch(() => []) : [];
-      const candidates = [...new Set([...received.flatMap((r) => (r.type === 'erc20' ? [r.token] : [])), ...extraKey.split(',').filter(Boolean)].map((t) => getAddress(t)))];
-      // An address that is not a token (typed by mistake, or a contract the payment's logs named)
-      // is left out rather than failing every balance of this payment.
-      const infos = (await Promise.allSettled(candidates.map((token) => readTokenInfo(client, token)))).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-      const [balance] = await stealthBalances({ client, addresses: [address], tokens: infos.map((info) => info.address) });
-      const tokens = balance!.tokens.map((t, i) => ({ info: infos[i]!, balance: t.balance }));
-      setFunds({ native: balance!.native, tokens, received });
+      const read = await readPaymentFunds({ client, stealthAddress: address, txHash: discovery.note?.txHash, extraTokens: extraKey.split(',').filter(Boolean) });
+      const { tokens, received } = read;
+      const infos = tokens.map((t) => t.info);
+      setFunds(read);
+      // The note's unit, kept in the history so the amount reads "100 TST" from now on.
+      const paid = noteAsset(received, discovery.note?.amount);
+      const paidInfo = paid?.type === 'erc20' ? infos.find((i) => isAddressEqual(i.address, paid.token)) : undefined;
+      if (paid && (paid.type === 'native' || paidInfo)) {
+        void recordHistory((h) =>
+          upsertPayment(h, {
+            announcementId: discovery.id,
+            chainId: reader.chainId,
+            stealthAddress: address,
+            date: new Date(discovery.timestamp * 1000).toISOString(),
+            amount: discovery.note?.amount ?? null,
+            asset: paid.type === 'native' ? 'native' : paidInfo!.address,
+            symbol: paid.type === 'native' ? symbol : paidInfo!.symbol,
+            decimals: paid.type === 'native' ? 18 : paidInfo!.decimals,
+            paymentTx: discovery.note?.txHash ?? null,
+            announcementTx: discovery.txHash,
+          }),
+        );
+      }
       // Tokens first: their gas is paid from the native balance.
       setAsset((current) => (current === NATIVE ? (tokens.find((t) => t.balance > 0n)?.info.address ?? NATIVE) : current));
     } catch (cause) {
       setLoadError(errorMessage(cause));
     }
-  }, [client, address, discovery.note?.txHash, otherChain, extraKey, onConnectionChain]);
+  }, [client, address, discovery.note?.txHash, discovery.note?.amount, discovery.id, discovery.timestamp, discovery.txHash, reader.chainId, symbol, otherChain, extraKey, onConnectionChain]);
 
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, refresh]);
 
   const tokenOf = (choice: string) => funds?.tokens.find((t) => t.info.address === choice)?.info;
   const describe = (value: bigint, choice: string) => {
@@ -135,11 +144,24 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
     return info ? formatAmount(value, info.decimals, info.symbol) : formatAmount(value, 18, symbol);
   };
 
+  /** What the history says a withdrawal of `review` is about. */
+  const subjectOf = (r: Review): WithdrawalSubject => {
+    const info = tokenOf(r.asset);
+    return {
+      announcementId: discovery.id,
+      chainId: reader.chainId,
+      stealthAddress: address,
+      destination: r.to,
+      asset: r.asset === NATIVE ? 'native' : r.asset,
+      symbol: info ? info.symbol : symbol,
+      decimals: info ? info.decimals : 18,
+    };
+  };
+
   async function onReview(event: FormEvent) {
     event.preventDefault();
     setError(null);
     setReview(null);
-    setWithdrawn(null);
     const typed = to.trim();
     if (!isAddress(typed, { strict: false })) return setError('Enter the destination: an address of 0x and 40 hex digits.');
     const destination = getAddress(typed);
@@ -171,13 +193,15 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
       const fee = feePaid(receipt);
-      setWithdrawn({ hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to });
+      setWithdrawn((done) => [...done, { hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to, asset: review.asset }]);
+      void recordHistory((h) => withWithdrawal(h, subjectOf(review), { hash: sent.hash, amount: sent.amount, feePaid: fee, feeBound: sent.fee, feeKind: sent.feeKind }));
       setReview(null);
       onWithdrawn(review.to);
       setAsset(NATIVE);
       await load();
     } catch (cause) {
       setError(errorMessage(cause));
+      void recordHistory((h) => withWithdrawal(h, subjectOf(review), { error: errorMessage(cause) }));
     } finally {
       setBusy(null);
     }
@@ -282,8 +306,10 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
             <div className="review" data-testid="withdraw-review">
               <p>
                 Send <strong data-testid="withdraw-amount">{describe(review.estimate.amount, review.asset)}</strong> to <code>{review.to}</code> on{' '}
-                {chainLabel(chainInfo(reader.chainId))}. Network fee {feeIsBound(review.estimate) ? 'at most ' : ''}<strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
-                {review.asset === NATIVE ? ' (taken from this balance)' : ` (paid from this address's ${symbol})`}, signed here with this payment&apos;s key.
+                {chainLabel(chainInfo(reader.chainId))}. Network fee{' '}
+                <span data-testid="withdraw-fee-kind">{feeKindWord(review.estimate)}</span> <strong data-testid="withdraw-fee">{formatAmount(review.estimate.fee, 18, symbol)}</strong>
+                {review.asset === NATIVE ? ' (taken from this balance)' : ` (paid from this address's ${symbol})`}
+                {feeIsBound(review.estimate) ? ': a maximum, the chain charges what it uses' : ': the exact charge'}, signed here with this payment&apos;s key.
               </p>
               <p data-testid="withdraw-remainder">{remainderText(review, symbol, describe)}</p>
               <div className="row">
@@ -298,14 +324,14 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
           )}
         </>
       )}
-      {withdrawn && (
-        <Notice kind="success">
+      {withdrawn.map((w) => (
+        <Notice kind="success" key={w.hash}>
           <span data-testid="withdraw-result">
-            Withdrew {withdrawn.amount} to <code>{withdrawn.to}</code> in transaction <code data-testid="withdraw-tx">{withdrawn.hash}</code> (confirmed); network fee{' '}
-            {withdrawn.fee}.
+            Withdrew {w.amount} to <code>{w.to}</code> (confirmed); network fee {w.fee}, paid from the stealth address.{' '}
+            <TxHash label={`Withdrawal (${w.asset === NATIVE ? symbol : (tokenOf(w.asset)?.symbol ?? 'token')})`} hash={w.hash} explorerUrl={explorerUrl} testId="withdraw-tx" />
           </span>
         </Notice>
-      )}
+      ))}
       {error && <Notice kind="error">{error}</Notice>}
     </div>
   );

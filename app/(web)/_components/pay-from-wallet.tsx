@@ -13,31 +13,37 @@ import { formatAmount, parseAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { errorMessage } from '../_lib/error-message';
-import { parseTokenAddress, readTokenInfo } from '../_lib/token-info';
+import { checkWalletCovers } from '../_lib/payment-checks';
+import { parseTokenAddress, readTokenInfo, type TokenInfo } from '../_lib/token-info';
 import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
+import { feePaid } from '../_lib/withdrawal-receipt';
 import { Notice } from './notice';
+import { TxHash } from './tx-hash';
 
 /** Default top-up: enough native coin for a token transfer and a sweep at ordinary gas prices. */
 /** Empty: the top-up is priced from the chain's current fees (a token withdrawal there, with margin). */
 const DEFAULT_TOP_UP = '';
 
 /** `chainId`: the chain that holds the money, where the announcement went too. */
-type Paid = PayStealthReturnType & { summary: string; chainId: number };
+type Paid = PayStealthReturnType & { summary: string; chainId: number; fees: bigint | null };
 /** Paid, but the announcement failed: the recipient cannot find the money until it is announced, on the chain that holds it. */
 type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string; chainId: number };
 
 export type PayFromWalletProps = {
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
   connection: ChainWallet;
+  /** What to pay, as typed in the Send page's one amount field (in the coin or the token chosen here). */
+  amount: string;
   /** Called once the payment and its announcement are mined. */
   onPaid?: () => void;
 };
 
-export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProps) {
-  const ids = { asset: useId(), token: useId(), amount: useId(), topUp: useId() };
+export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWalletProps) {
+  const ids = { asset: useId(), token: useId(), topUp: useId() };
   const [asset, setAsset] = useState<'native' | 'erc20'>('native');
   const [token, setToken] = useState('');
-  const [amount, setAmount] = useState('');
+  /** The most the payment's gas can cost, once the checks before signing passed. */
+  const [gasBound, setGasBound] = useState<bigint | null>(null);
   const [topUp, setTopUp] = useState(DEFAULT_TOP_UP);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; afterWallet: boolean } | null>(null);
@@ -48,17 +54,20 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setError(null);
+    setGasBound(null);
     setBusy(true);
     let afterWallet = false;
     try {
       let chosen: PaymentAsset;
       let summary: string;
+      let tokenInfo: TokenInfo | null = null;
       if (asset === 'native') {
         const value = parseAmount(amount, 18, 'Amount to pay');
         chosen = { type: 'native', value };
         summary = formatAmount(value, 18, symbol);
       } else {
         const info = await readTokenInfo(connection.client, parseTokenAddress(token));
+        tokenInfo = info;
         const value = parseAmount(amount, info.decimals, 'Amount to pay');
         // Left empty, the top-up is what withdrawing the tokens costs on this chain today, with margin
         // (L1 data fee included on OP Stack chains); it is shown before the wallet is asked.
@@ -72,11 +81,14 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       // The connection is bound to the chain shown above: a wallet that moved since is refused
       // here, before it is asked for anything, and again by the connection before each signature.
       await assertWalletChain(connection.source.provider, connection.walletName, connection.chainId);
+      // The wallet holds what it would send and the gas of every transaction: else nothing is signed.
+      const { gasBound: bound } = await checkWalletCovers({ client: connection.client, account: connection.account, payment, asset: chosen, token: tokenInfo, coinSymbol: symbol });
+      setGasBound(bound);
       afterWallet = true;
       const chainId = connection.chainId;
       try {
         const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen });
-        setPaid({ ...result, summary, chainId });
+        setPaid({ ...result, summary, chainId, fees: await feesOf(connection, [result.paymentHash, result.topUpHash, result.announcementHash]) });
         onPaid?.();
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
@@ -112,7 +124,14 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       });
       const receipt = await connection.client.waitForTransactionReceipt({ hash: announcementHash });
       if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} reverted.`);
-      setPaid({ paymentHash: unannounced.paymentHash, topUpHash: unannounced.topUpHash, announcementHash, summary: unannounced.summary, chainId: unannounced.chainId });
+      setPaid({
+        paymentHash: unannounced.paymentHash,
+        topUpHash: unannounced.topUpHash,
+        announcementHash,
+        summary: unannounced.summary,
+        chainId: unannounced.chainId,
+        fees: await feesOf(connection, [unannounced.paymentHash, unannounced.topUpHash, announcementHash]),
+      });
       setUnannounced(null);
       onPaid?.();
     } catch (cause) {
@@ -126,7 +145,7 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
     return (
       <div data-testid="unannounced">
         <Notice kind="error">
-          The payment <code>{unannounced.paymentHash}</code> was sent, but its announcement was not made{error ? `: ${error.message}` : '.'} Do not pay
+          The payment <TxHash label="Payment" hash={unannounced.paymentHash} explorerUrl={chainInfo(unannounced.chainId).explorerUrl} /> was sent, but its announcement was not made{error ? `: ${error.message}` : '.'} Do not pay
           again: the recipient finds this payment once it is announced.
         </Notice>
         <button type="button" onClick={announceAgain} disabled={busy}>
@@ -143,24 +162,24 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
           Paid <strong data-testid="paid-summary">{paid.summary}</strong> on <strong data-testid="paid-chain">{chainLabel(chainInfo(paid.chainId))}</strong> and
           announced it there: every transaction is confirmed on chain. The recipient finds the payment on their next scan.
         </Notice>
-        <dl className="tx-list">
-          <dt>Payment</dt>
-          <dd>
-            <code data-testid="payment-tx">{paid.paymentHash}</code> · confirmed
-          </dd>
+        {paid.fees !== null && (
+          <p data-testid="paid-fees">
+            Network fees paid: <strong>{formatAmount(paid.fees, 18, chainInfo(paid.chainId).nativeCurrency.symbol)}</strong>, from the receipts.
+          </p>
+        )}
+        <div className="tx-lines">
+          <p>
+            <TxHash label="Payment" hash={paid.paymentHash} explorerUrl={chainInfo(paid.chainId).explorerUrl} testId="payment-tx" /> · confirmed
+          </p>
           {paid.topUpHash && (
-            <>
-              <dt>Gas top-up</dt>
-              <dd>
-                <code data-testid="top-up-tx">{paid.topUpHash}</code> · confirmed
-              </dd>
-            </>
+            <p>
+              <TxHash label="Gas top-up" hash={paid.topUpHash} explorerUrl={chainInfo(paid.chainId).explorerUrl} testId="top-up-tx" /> · confirmed
+            </p>
           )}
-          <dt>Announcement</dt>
-          <dd>
-            <code data-testid="announcement-tx">{paid.announcementHash}</code> · confirmed
-          </dd>
-        </dl>
+          <p>
+            <TxHash label="Announcement" hash={paid.announcementHash} explorerUrl={chainInfo(paid.chainId).explorerUrl} testId="announcement-tx" /> · confirmed
+          </p>
+        </div>
         <p className="hint">A stealth address is for one payment: create another address for the next one.</p>
       </div>
     );
@@ -176,11 +195,11 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
             <option value="erc20">ERC-20 token</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={ids.amount}>Amount to pay</label>
-          <input id={ids.amount} type="text" inputMode="decimal" placeholder="0.5" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
-        </div>
       </div>
+      <p className="hint" data-testid="pay-amount">
+        Paying {amount.trim() ? <strong>{amount.trim()}</strong> : 'the amount entered above'} {asset === 'native' ? symbol : 'of the token below'}: that amount is sent
+        and sealed into the note.
+      </p>
       {asset === 'erc20' && (
         <div className="row">
           <div className="field">
@@ -209,6 +228,11 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       <button type="submit" disabled={busy}>
         {busy ? 'Waiting for your wallet and the chain…' : 'Pay and announce'}
       </button>
+      {busy && gasBound !== null && (
+        <p className="hint" data-testid="gas-bound">
+          Network fees at most {formatAmount(gasBound, 18, symbol)} at today&apos;s price (your wallet shows its own figure before each signature).
+        </p>
+      )}
       {busy && (
         <p className="hint" aria-live="polite">
           Confirm each transaction in your wallet: the payment{asset === 'erc20' && topUp.trim() !== '0' ? ', the gas top-up' : ''} and the
@@ -224,4 +248,14 @@ export function PayFromWallet({ payment, connection, onPaid }: PayFromWalletProp
       )}
     </form>
   );
+}
+
+/** What the payment's transactions cost the wallet, from their receipts; null when a receipt cannot be read. */
+async function feesOf(connection: ChainWallet, hashes: readonly (`0x${string}` | null)[]): Promise<bigint | null> {
+  try {
+    const receipts = await Promise.all(hashes.flatMap((hash) => (hash ? [connection.client.getTransactionReceipt({ hash })] : [])));
+    return receipts.reduce((sum, receipt) => sum + feePaid(receipt), 0n);
+  } catch {
+    return null;
+  }
 }

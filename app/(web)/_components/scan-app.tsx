@@ -15,12 +15,17 @@ import { announcementPage, announcementPageBytes, registryStats } from '../_lib/
 import type { ChainReader } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
+import { noteAmountText } from '../_lib/amount';
+import { upsertPayment, type PaymentRecord } from '../_lib/history';
+import { closeHistory, openHistory, recordHistory, useHistory } from '../_lib/history-store';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { chainIdOf, clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spareRegistryScanWorker } from '../_lib/scan-worker';
 import { PAGE_SIZE, pumpRegistryPages, type RegistryPump } from '../_lib/registry-source';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
 import { CopyButton } from './copy-button';
+import { HistoryPanel } from './history-panel';
+import { TxHash } from './tx-hash';
 import { Notice } from './notice';
 import { UnlockKeys } from './unlock-keys';
 import { WalletPicker } from './wallet-picker';
@@ -30,6 +35,9 @@ const DiscoveryFunds = dynamic(() => import('./discovery-funds').then((m) => m.D
   ssr: false,
   loading: () => <p className="hint">Loading…</p>,
 });
+
+/** Claiming several payments at once needs the same money code: loaded with it. */
+const ClaimAll = dynamic(() => import('./claim-all').then((m) => m.ClaimAll), { ssr: false });
 
 /** Names chains for the list: viem's chain table, loaded after the page (the scan does not need it). */
 type ChainNames = typeof import('../_lib/chains');
@@ -77,6 +85,19 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   // Invalid entries are counted below; the valid ones are still read.
   const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
   const badTokens = typedTokens.length - extraTokens.length;
+  const history = useHistory();
+  /** Claim runs ended in this tab: each payment's balances are read again after one. */
+  const [claims, setClaims] = useState(0);
+  useEffect(() => {
+    void openHistory(keys);
+  }, [keys]);
+  // Every payment found goes into the history (its unit is added once a chain read names it).
+  useEffect(() => {
+    if (!history) return;
+    void recordHistory((h) => saved.discoveries.reduce((next, d) => upsertPayment(next, paymentRecordOf(d)), h));
+  }, [history === null, saved.discoveries]); // eslint-disable-line react-hooks/exhaustive-deps
+  const explorerOf = (chainId: number | null) => (chainId !== null && chainNames ? chainNames.chainInfo(chainId).explorerUrl : null);
+  const chainName = (chainId: number | null) => (chainId === null ? '—' : chainNames ? chainNames.chainLabel(chainNames.chainInfo(chainId)) : `chain id ${chainId}`);
 
   /** The next scan's worker, loaded while the user reads the page (scan-worker.ts). */
   const spareWorker = useRef<ReturnType<typeof spareRegistryScanWorker> | null>(null);
@@ -283,7 +304,14 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                   Scan again from the start
                 </button>
               )}
-              <button type="button" className="secondary" onClick={() => setUnlockedKeys(null)}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  closeHistory();
+                  setUnlockedKeys(null);
+                }}
+              >
                 Lock keys
               </button>
             </>
@@ -332,6 +360,15 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                 </span>
               </Notice>
             </div>
+            {reader && (
+              <ClaimAll
+                discoveries={saved.discoveries}
+                reader={reader}
+                extraTokens={extraTokens}
+                secretKeyOf={(d) => spendingKeyOf(keys, d, secrets.current.get(d.id))}
+                onClaimed={() => setClaims((n) => n + 1)}
+              />
+            )}
             <ul className="discoveries">
               {saved.discoveries.map((d) => (
                 <DiscoveryItem
@@ -342,6 +379,9 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                   reader={reader}
                   onReaderChange={setReader}
                   chainText={chainText(chainNames, d)}
+                  record={history?.payments.find((p) => p.announcementId === d.id)}
+                  explorerUrl={explorerOf(chainIdOf(d))}
+                  claims={claims}
                   extraTokens={extraTokens}
                   destinations={destinations}
                   onWithdrawn={(to) => setDestinations((current) => new Map(current).set(to, d.stealthAddress))}
@@ -351,8 +391,25 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           </>
         )}
       </section>
+      {history && <HistoryPanel history={history} chainName={chainName} explorerOf={explorerOf} />}
     </>
   );
+}
+
+/** What the history keeps of a saved discovery (its unit stays unknown until a chain read names it). */
+function paymentRecordOf(d: SavedDiscovery): PaymentRecord {
+  return {
+    announcementId: d.id,
+    chainId: chainIdOf(d),
+    stealthAddress: d.stealthAddress,
+    date: new Date(d.timestamp * 1000).toISOString(),
+    amount: d.note?.amount ?? null,
+    asset: null,
+    symbol: null,
+    decimals: null,
+    paymentTx: d.note?.txHash ?? null,
+    announcementTx: d.txHash,
+  };
 }
 
 /**
@@ -362,7 +419,8 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
  * before the ciphertext was kept fall back to fetching the whole registry page the scan read,
  * never the one announcement.
  */
-async function spendingKeyOf(keys: UnlockedKeys, discovery: SavedDiscovery): Promise<Uint8Array> {
+async function spendingKeyOf(keys: UnlockedKeys, discovery: SavedDiscovery, known?: Uint8Array): Promise<Uint8Array> {
+  if (known) return known;
   let announcement: { ephemeralKey: Uint8Array; viewTag: number } | undefined;
   if (discovery.ephemeralKey !== undefined && discovery.viewTag !== undefined) {
     announcement = { ephemeralKey: hexToBytes(discovery.ephemeralKey), viewTag: discovery.viewTag };
@@ -386,13 +444,22 @@ type DiscoveryItemProps = {
   onReaderChange: (reader: ChainReader) => void;
   /** The payment's chain, as shown. */
   chainText: string;
+  /** The history's record of this payment: the note's unit once a chain read named it. */
+  record: PaymentRecord | undefined;
+  explorerUrl: string | null;
+  /** Bumped when a claim run ends: read the balances again. */
+  claims: number;
   extraTokens: readonly Address[];
   destinations: ReadonlyMap<string, string>;
   onWithdrawn: (to: Address) => void;
 };
 
-function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainText, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
+function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainText, record, explorerUrl, claims, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
   const [secret, setSecret] = useState<string | null>(null);
+  const [baseUnits, setBaseUnits] = useState(false);
+  const noteAmount = discovery.note?.amount ?? null;
+  const unit = record?.symbol && record.decimals !== null ? { symbol: record.symbol, decimals: record.decimals } : null;
+  const announcementTx = discovery.txHash && discovery.txHash !== discovery.note?.txHash ? discovery.txHash : null;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -400,7 +467,7 @@ function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainTe
     setBusy(true);
     setError(null);
     try {
-      setSecret(`0x${bytesToHex(known ?? (await spendingKeyOf(keys, discovery)))}`);
+      setSecret(`0x${bytesToHex(await spendingKeyOf(keys, discovery, known))}`);
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
@@ -420,35 +487,52 @@ function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainTe
           <code data-testid="discovery-sui-address">{discovery.stealthSuiAddress}</code>
         </dd>
         <dt>Amount</dt>
-        <dd>{discovery.amount || '—'}</dd>
+        <dd>
+          {noteAmount !== null ? (
+            <>
+              <span data-testid="note-amount">{noteAmountText(noteAmount, unit)}</span>
+              {unit === null && <span className="hint"> (its unit shows once the balances are read through a wallet)</span>}{' '}
+              {baseUnits && (
+                <>
+                  · <code data-testid="note-amount-base">{noteAmount}</code> base units{' '}
+                </>
+              )}
+              {unit && (
+                <button type="button" className="secondary small" onClick={() => setBaseUnits(!baseUnits)}>
+                  {baseUnits ? 'Hide base units' : 'Show base units'}
+                </button>
+              )}
+            </>
+          ) : (
+            discovery.amount || '—'
+          )}
+        </dd>
         <dt>Chain</dt>
         <dd data-testid="discovery-chain">{chainText}</dd>
         <dt>Time</dt>
         <dd>{formatTime(discovery.timestamp)}</dd>
-        <dt>Transaction</dt>
-        <dd>
-          <code>{discovery.txHash ? shortHex(discovery.txHash, 10) : '—'}</code> · announcement #{discovery.id}
-        </dd>
-        <dt>Note</dt>
+        <dt>Transactions</dt>
         <dd data-testid="discovery-note">
-          {discovery.note ? (
-            <>
-              {discovery.note.amount !== null && (
-                <>
-                  amount <code data-testid="note-amount">{discovery.note.amount}</code> base units
-                </>
-              )}
-              {discovery.note.chainId !== null && <> · chain id {discovery.note.chainId}</>}
-              {discovery.note.txHash !== null && (
-                <>
-                  {' '}
-                  · paid in <code data-testid="note-tx">{discovery.note.txHash}</code>
-                </>
-              )}
-            </>
-          ) : (
-            '—'
+          {discovery.note?.txHash && (
+            <div>
+              <TxHash label="Payment" hash={discovery.note.txHash} explorerUrl={explorerUrl} testId="note-tx" />
+            </div>
           )}
+          {announcementTx && (
+            <div>
+              <TxHash label="Announcement" hash={announcementTx} explorerUrl={explorerUrl} testId="announcement-tx" />
+            </div>
+          )}
+          {discovery.txHash && !announcementTx && !discovery.note?.txHash && (
+            <div>
+              <TxHash label="Payment (as the sender announced it)" hash={discovery.txHash} explorerUrl={explorerUrl} />
+            </div>
+          )}
+          <div>
+            Announcement #{discovery.id}
+            {discovery.note?.chainId ? <> · the note names chain id {discovery.note.chainId}</> : null}
+            {!discovery.note && ' · no note from the sender'}
+          </div>
         </dd>
       </dl>
       {reader && discovery.chain !== 'sui' && (
@@ -458,7 +542,8 @@ function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainTe
           reader={reader}
           onReaderChange={onReaderChange}
           extraTokens={extraTokens}
-          secretKey={async () => known ?? (await spendingKeyOf(keys, discovery))}
+          secretKey={() => spendingKeyOf(keys, discovery, known)}
+          refresh={claims}
           destinations={destinations}
           onWithdrawn={onWithdrawn}
         />

@@ -27,11 +27,13 @@ const PayFromWallet = dynamic(() => import('./pay-from-wallet').then((m) => m.Pa
 const PayChain = dynamic(() => import('./pay-chain').then((m) => m.PayChain), { ssr: false });
 
 type Recipient = { meta: MetaAddress; source: string; cid?: string };
-type Payment = StealthPayment & { amount: string; chain: string };
+type Payment = StealthPayment & { chain: string };
 
 export function SendApp() {
   const [recipient, setRecipient] = useState<Recipient | null>(null);
   const [payment, setPayment] = useState<Payment | null>(null);
+  /** The one amount of the page: what the wallet pays and seals into the note, or what an announcement states. */
+  const [amount, setAmount] = useState('');
   const [connection, setConnection] = useState<ChainWallet | null>(null);
   /** The payment (by its ciphertext) already paid and announced from the wallet: no manual announcement then. */
   const [paidFromWallet, setPaidFromWallet] = useState<string | null>(null);
@@ -52,7 +54,7 @@ export function SendApp() {
           setPayment(null);
         }}
       />
-      {recipient && <CreatePayment recipient={recipient} payment={payment} onCreated={setPayment} />}
+      {recipient && <CreatePayment recipient={recipient} payment={payment} onCreated={setPayment} amount={amount} onAmount={setAmount} />}
       {payment && onEvm && (
         <section className="panel" aria-labelledby="pay-heading">
           <h2 id="pay-heading">
@@ -64,11 +66,11 @@ export function SendApp() {
           </p>
           <WalletPicker mode="sign" connection={connection} onConnected={setConnection} />
           {connection && <PayChain connection={connection} followed={followed} onConnected={setConnection} />}
-          {connection && <PayFromWallet key={paymentKey} payment={payment} connection={connection} onPaid={() => setPaidFromWallet(paymentKey)} />}
+          {connection && <PayFromWallet key={paymentKey} payment={payment} connection={connection} amount={amount} onPaid={() => setPaidFromWallet(paymentKey)} />}
         </section>
       )}
       {payment && paidFromWallet !== paymentKey && (
-        <Announce key={paymentKey} payment={payment} step={onEvm ? 4 : 3} chains={onEvm ? followed : []} walletChainId={connection?.chainId ?? null} />
+        <Announce key={paymentKey} payment={payment} amount={amount} step={onEvm ? 4 : 3} chains={onEvm ? followed : []} walletChainId={connection?.chainId ?? null} />
       )}
     </>
   );
@@ -146,9 +148,10 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
   );
 }
 
-function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient; payment: Payment | null; onCreated: (payment: Payment) => void }) {
+type CreatePaymentProps = { recipient: Recipient; payment: Payment | null; onCreated: (payment: Payment) => void; amount: string; onAmount: (amount: string) => void };
+
+function CreatePayment({ recipient, payment, onCreated, amount, onAmount }: CreatePaymentProps) {
   const ids = { amount: useId(), chain: useId() };
-  const [amount, setAmount] = useState('');
   const [chain, setChain] = useState('ethereum');
   const [error, setError] = useState<string | null>(null);
 
@@ -156,7 +159,7 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
     event.preventDefault();
     setError(null);
     try {
-      onCreated({ ...createStealthPayment(recipient.meta), amount: amount.trim(), chain });
+      onCreated({ ...createStealthPayment(recipient.meta), chain });
     } catch (cause) {
       setError(errorMessage(cause));
     }
@@ -170,8 +173,20 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
       <form onSubmit={onSubmit} noValidate>
         <div className="row">
           <div className="field">
-            <label htmlFor={ids.amount}>Amount (optional)</label>
-            <input id={ids.amount} type="text" placeholder="0.5 ETH" value={amount} onChange={(e) => setAmount(e.target.value)} />
+            <label htmlFor={ids.amount}>Amount to pay</label>
+            <input
+              id={ids.amount}
+              type="text"
+              inputMode="decimal"
+              placeholder="0.5"
+              autoComplete="off"
+              value={amount}
+              onChange={(e) => onAmount(e.target.value)}
+              aria-describedby={`${ids.amount}-hint`}
+            />
+            <p className="hint" id={`${ids.amount}-hint`}>
+              In the coin or token you pay with. Paid from a wallet, it is what is sent and what the note sealed for the recipient says.
+            </p>
           </div>
           <div className="field">
             <label htmlFor={ids.chain}>Chain</label>
@@ -195,14 +210,7 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
           <details>
             <summary>Announcement data</summary>
             <p>
-              View tag: <code data-testid="view-tag">{payment.viewTag}</code>
-              {payment.amount && (
-                <>
-                  {' '}
-                  · amount <code>{payment.amount}</code>
-                </>
-              )}{' '}
-              · chain <code>{payment.chain}</code>
+              View tag: <code data-testid="view-tag">{payment.viewTag}</code> · chain <code>{payment.chain}</code>
             </p>
             <CopyableValue label="Ephemeral key (ML-KEM ciphertext)" value={bytesToHex(payment.ephemeralCiphertext)} long testId="ephemeral-key" />
           </details>
@@ -214,13 +222,15 @@ function CreatePayment({ recipient, payment, onCreated }: { recipient: Recipient
 
 type AnnounceProps = {
   payment: Payment;
+  /** The page's amount field, as typed: stated with the announcement when not empty. */
+  amount: string;
   step: number;
   /** EVM chains this server follows: the announcement names the one the payment was made on. */
   chains: readonly FollowedChain[];
   walletChainId: number | null;
 };
 
-function Announce({ payment, step, chains, walletChainId }: AnnounceProps) {
+function Announce({ payment, amount, step, chains, walletChainId }: AnnounceProps) {
   const id = useId();
   const chainFieldId = useId();
   const [txHash, setTxHash] = useState('');
@@ -243,7 +253,7 @@ function Announce({ payment, step, chains, walletChainId }: AnnounceProps) {
         ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
         view_tag: payment.viewTag,
         tx_hash: txHash.trim(),
-        ...(payment.amount ? { amount: payment.amount } : {}),
+        ...(amount.trim() ? { amount: amount.trim() } : {}),
         // Named as the server names that chain's indexed rows, with its id.
         ...(chosen ? { chain: chosen.name || payment.chain, chain_id: chosen.id } : { chain: payment.chain }),
       });

@@ -16,3 +16,15 @@ export function parseAmount(text: string, decimals: number, field: string, { all
 export function formatAmount(value: bigint, decimals: number, symbol: string): string {
   return `${formatUnits(value, decimals)} ${symbol}`;
 }
+
+/** The unit a payment's amount is counted in: the chain's coin, or an ERC-20 token. */
+export type AmountUnit = { symbol: string; decimals: number };
+
+/**
+ * A note's amount (PROTOCOL.md section 8: base units, as a decimal string) for people: "0.5 ETH",
+ * "100 TST" once its unit is known; until then the base units, said to be base units.
+ */
+export function noteAmountText(baseUnits: string, unit: AmountUnit | null): string {
+  if (!/^\d+$/.test(baseUnits)) return baseUnits;
+  return unit ? formatAmount(BigInt(baseUnits), unit.decimals, unit.symbol) : `${baseUnits} base units`;
+}

@@ -19,3 +19,12 @@ export async function receivedAssets(client: PublicClient, txHash: Hash, stealth
   }
   return assets;
 }
+
+/**
+ * Which of the assets a payment's transaction brought its note's amount counts: the one of that
+ * exact amount, else the token (a token payment's coin is its gas top-up), else the coin.
+ */
+export function noteAsset(received: readonly ReceivedAsset[], noteAmount: string | null | undefined): ReceivedAsset | null {
+  const exact = noteAmount && /^\d+$/.test(noteAmount) ? received.find((r) => r.amount === BigInt(noteAmount)) : undefined;
+  return exact ?? received.find((r) => r.type === 'erc20') ?? received[0] ?? null;
+}

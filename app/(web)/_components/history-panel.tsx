@@ -1,0 +1,103 @@
+'use client';
+/**
+ * The history on the Scan page (history.ts): each payment found, what was withdrawn from it,
+ * where, and at what fee; exported as JSON or CSV (made in this page, downloaded from a blob:
+ * nothing goes to the server), and one printable receipt per payment (receipt.tsx).
+ */
+import { useState } from 'react';
+import { formatAmount, noteAmountText } from '../_lib/amount';
+import { historyCsv, historyJson, type History } from '../_lib/history';
+import { Receipt } from './receipt';
+
+export type HistoryPanelProps = {
+  history: History;
+  /** "Base (chain id 8453)" for a chain id (the page's chain names, once loaded). */
+  chainName: (chainId: number | null) => string;
+  /** The explorer's base URL of a chain, when the page knows one. */
+  explorerOf: (chainId: number | null) => string | null;
+};
+
+/** Offer `text` as a file download, made in this page. */
+function download(text: string, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelProps) {
+  const [receiptOf, setReceiptOf] = useState<number | null>(null);
+  const stamp = new Date().toISOString().slice(0, 10);
+  const payments = [...history.payments].sort((a, b) => b.date.localeCompare(a.date));
+  const receipt = payments.find((p) => p.announcementId === receiptOf);
+  return (
+    <section className="panel" aria-labelledby="history-heading">
+      <h2 id="history-heading">History</h2>
+      <p className="hint">
+        Kept in this browser, encrypted with your keys, and never sent to the server. It ties your stealth addresses to your destinations: keep exports
+        as private as the keys.
+      </p>
+      {payments.length === 0 ? (
+        <p className="hint">Nothing yet: payments appear here once a scan finds them.</p>
+      ) : (
+        <ul className="history" data-testid="history">
+          {payments.map((p) => {
+            const out = history.withdrawals.filter((w) => w.announcementId === p.announcementId);
+            const done = out.filter((w) => w.status === 'withdrawn');
+            const fees = done.reduce((sum, w) => sum + BigInt(w.feePaid ?? '0'), 0n);
+            const unit = p.symbol !== null && p.decimals !== null ? { symbol: p.symbol, decimals: p.decimals } : null;
+            return (
+              <li key={p.announcementId} data-testid="history-row" data-stealth-address={p.stealthAddress.toLowerCase()}>
+                <dl className="tx-list">
+                  <dt>Received</dt>
+                  <dd>
+                    <span data-testid="history-amount">{p.amount === null ? '—' : noteAmountText(p.amount, unit)}</span> · {new Date(p.date).toLocaleString()} ·{' '}
+                    {chainName(p.chainId)}
+                  </dd>
+                  <dt>Withdrawn</dt>
+                  <dd data-testid="history-withdrawn">
+                    {done.length === 0
+                      ? out.length > 0
+                        ? `failed: ${out[out.length - 1]!.error}`
+                        : 'not yet'
+                      : done.map((w) => noteAmountText(w.amount ?? '0', w.symbol && w.decimals !== null ? { symbol: w.symbol, decimals: w.decimals } : null)).join(' and ')}
+                  </dd>
+                  <dt>Fees paid</dt>
+                  <dd data-testid="history-fees">{done.length === 0 ? '—' : formatAmount(fees, 18, coinOf(done))}</dd>
+                </dl>
+                <button type="button" className="secondary small" onClick={() => setReceiptOf(receiptOf === p.announcementId ? null : p.announcementId)}>
+                  {receiptOf === p.announcementId ? 'Hide receipt' : 'Receipt'}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <div className="row">
+        <button type="button" className="secondary" onClick={() => download(historyJson(history), `wraith-history-${stamp}.json`, 'application/json')}>
+          Export JSON
+        </button>
+        <button type="button" className="secondary" onClick={() => download(historyCsv(history), `wraith-history-${stamp}.csv`, 'text/csv')}>
+          Export CSV
+        </button>
+      </div>
+      {receipt && (
+        <Receipt
+          payment={receipt}
+          withdrawals={history.withdrawals.filter((w) => w.announcementId === receipt.announcementId)}
+          chainName={chainName(receipt.chainId)}
+          explorerUrl={explorerOf(receipt.chainId)}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The coin the fees were paid in: the symbol of a native withdrawal among them, else ETH. */
+function coinOf(withdrawals: History['withdrawals']): string {
+  return withdrawals.find((w) => w.asset === 'native')?.symbol ?? 'ETH';
+}

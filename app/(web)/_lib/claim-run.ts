@@ -1,0 +1,74 @@
+/**
+ * Claiming one payment in a claim run: read what its stealth address holds, withdraw each token
+ * with a balance, then the coin (the tokens' gas is paid from the coin, so the coin goes last),
+ * each signed in the page with the payment's one-time key and broadcast through the user's
+ * provider (SDK `withdrawToken` / `withdrawNative`): no wallet prompt, nothing through the Wraith
+ * server. Every mined withdrawal and every failure is reported as it happens, so the history holds
+ * it even when the run is cut short; a failure stops this payment (never the run) and is thrown
+ * with its reason. Running a payment again withdraws what is still there: a run resumes by
+ * claiming again the payments that are not done.
+ * @module
+ */
+import { InsufficientGasError, withdrawNative, withdrawToken, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
+import type { Address, PublicClient } from 'viem';
+import { errorMessage } from './error-message';
+import type { WithdrawalOutcome } from './history';
+import { readPaymentFunds } from './payment-funds';
+import { feePaid } from './withdrawal-receipt';
+
+/** The asset one withdrawal moves: `token` null for the chain's coin. */
+export type ClaimAsset = { token: Address | null; symbol: string; decimals: number };
+
+export type ClaimPaymentParameters = {
+  client: PublicClient;
+  stealthAddress: Address;
+  destination: Address;
+  /** The paying transaction the note names (which tokens to look for). */
+  txHash: string | null | undefined;
+  extraTokens: readonly string[];
+  coin: { symbol: string; decimals: number };
+  /** The payment's one-time key, derived in this page. */
+  secretKey: () => Promise<Uint8Array>;
+  /** Called for each withdrawal once mined, and for the one that failed. */
+  onWithdrawal: (asset: ClaimAsset, outcome: WithdrawalOutcome) => void;
+};
+
+/** What a claim did: the withdrawals mined, and coin left behind because moving it would cost more than it is (wei). */
+export type ClaimPaymentReturnType = { withdrawals: number; dust: bigint };
+
+async function mined(client: PublicClient, sent: WithdrawReturnType): Promise<WithdrawalOutcome> {
+  const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
+  if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
+  return { hash: sent.hash, amount: sent.amount, feePaid: feePaid(receipt), feeBound: sent.fee, feeKind: sent.feeKind };
+}
+
+export async function claimPayment(parameters: ClaimPaymentParameters): Promise<ClaimPaymentReturnType> {
+  const { client, stealthAddress, destination, onWithdrawal, coin } = parameters;
+  const funds = await readPaymentFunds({ client, stealthAddress, txHash: parameters.txHash, extraTokens: parameters.extraTokens });
+  let withdrawals = 0;
+  let stealthSecretKey: Uint8Array | null = null;
+  const key = async () => (stealthSecretKey ??= await parameters.secretKey());
+  const attempt = async (asset: ClaimAsset, send: () => Promise<WithdrawReturnType>) => {
+    try {
+      onWithdrawal(asset, await mined(client, await send()));
+      withdrawals += 1;
+    } catch (cause) {
+      onWithdrawal(asset, { error: errorMessage(cause) });
+      throw cause;
+    }
+  };
+  for (const { info, balance } of funds.tokens) {
+    if (balance === 0n) continue;
+    await attempt({ token: info.address, symbol: info.symbol, decimals: info.decimals }, async () => withdrawToken({ client, stealthSecretKey: await key(), token: info.address, to: destination }));
+  }
+  const native = withdrawals > 0 ? await client.getBalance({ address: stealthAddress }) : funds.native;
+  if (native === 0n) return { withdrawals, dust: 0n };
+  try {
+    await attempt({ token: null, ...coin }, async () => withdrawNative({ client, stealthSecretKey: await key(), to: destination }));
+  } catch (cause) {
+    // What a token withdrawal's gas money left is worth less than its own fee: it stays, said so.
+    if (cause instanceof InsufficientGasError && withdrawals > 0) return { withdrawals, dust: cause.available };
+    throw cause;
+  }
+  return { withdrawals, dust: 0n };
+}

@@ -1,0 +1,147 @@
+/**
+ * The recipient's record of what arrived and what left: every discovered payment (its amount,
+ * asset, chain and hashes) and every withdrawal from it (destination, amount, the fee bound shown
+ * before signing and the fee paid, the hash, or why it failed). Amounts and fees are base units as
+ * decimal strings (fees in wei), as the CLI's `wraith history` keeps them, so exports compare with
+ * the chain's receipts to the unit. Nothing here is secret in the sense of a key, but it ties the
+ * stealth addresses to their owner's destinations, so it is kept encrypted (history-store.ts).
+ * @module
+ */
+
+/** A payment found by a scan. `asset` is `native`, a token address, or null while unknown. */
+export type PaymentRecord = {
+  announcementId: number;
+  chainId: number | null;
+  stealthAddress: string;
+  /** When it was announced (ISO 8601). */
+  date: string;
+  /** The note's amount, base units; null when the note said none. */
+  amount: string | null;
+  asset: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  /** The paying transfer (from the note). */
+  paymentTx: string | null;
+  /** The announcement transaction (or, for a payment announced through the server, the hash the sender gave it). */
+  announcementTx: string | null;
+};
+
+export type WithdrawalRecord = {
+  date: string;
+  announcementId: number;
+  chainId: number;
+  stealthAddress: string;
+  destination: string;
+  status: 'withdrawn' | 'failed';
+  /** `native` or the token's address. */
+  asset: string;
+  symbol: string | null;
+  decimals: number | null;
+  /** What reached the destination (base units); null for a failure. */
+  amount: string | null;
+  /** The fee paid, from the receipt (wei); null for a failure. */
+  feePaid: string | null;
+  /** The fee bound signed, and whether it was exact or a maximum. */
+  feeBound: string | null;
+  feeKind: 'exact' | 'maximum' | null;
+  hash: string | null;
+  error: string | null;
+};
+
+/** One payment of a claim run: where it goes and how far it got. */
+export type ClaimRunItem = {
+  announcementId: number;
+  stealthAddress: string;
+  destination: string;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  error: string | null;
+};
+
+/** A claim of several payments at once, kept so a run cut short (a reload, a failure) can be resumed. */
+export type ClaimRun = { startedAt: string; chainId: number; items: ClaimRunItem[] };
+
+export type History = { version: 1; payments: PaymentRecord[]; withdrawals: WithdrawalRecord[]; run: ClaimRun | null };
+
+export const EMPTY_HISTORY: History = { version: 1, payments: [], withdrawals: [], run: null };
+
+/** `history` with `payment` added, or merged into the record of the same announcement (known fields are kept). */
+export function upsertPayment(history: History, payment: PaymentRecord): History {
+  const index = history.payments.findIndex((p) => p.announcementId === payment.announcementId);
+  if (index < 0) return { ...history, payments: [...history.payments, payment] };
+  const current = history.payments[index]!;
+  const merged: PaymentRecord = { ...current };
+  for (const [key, value] of Object.entries(payment) as [keyof PaymentRecord, PaymentRecord[keyof PaymentRecord]][]) {
+    if (value !== null && value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  if (JSON.stringify(merged) === JSON.stringify(current)) return history;
+  const payments = [...history.payments];
+  payments[index] = merged;
+  return { ...history, payments };
+}
+
+/** The JSON export: the records as kept, with a kind and version a reader can check. */
+export function historyJson(history: History): string {
+  return `${JSON.stringify({ kind: 'wraith-history', version: 1, payments: history.payments, withdrawals: history.withdrawals }, null, 2)}\n`;
+}
+
+export const CSV_COLUMNS = [
+  'type',
+  'date',
+  'chain_id',
+  'announcement_id',
+  'stealth_address',
+  'asset',
+  'symbol',
+  'decimals',
+  'amount',
+  'destination',
+  'status',
+  'fee_paid',
+  'fee_bound',
+  'fee_kind',
+  'tx_hash',
+  'payment_tx',
+  'announcement_tx',
+  'error',
+] as const;
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+function csvField(value: string | number | null): string {
+  const text = value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The CSV export: one row per payment (`type` payment) and per withdrawal or failure (`type` withdrawal). */
+export function historyCsv(history: History): string {
+  const rows: (string | number | null)[][] = [[...CSV_COLUMNS]];
+  for (const p of history.payments) {
+    rows.push(['payment', p.date, p.chainId, p.announcementId, p.stealthAddress, p.asset, p.symbol, p.decimals, p.amount, null, 'received', null, null, null, p.paymentTx, p.paymentTx, p.announcementTx, null]);
+  }
+  for (const w of history.withdrawals) {
+    rows.push(['withdrawal', w.date, w.chainId, w.announcementId, w.stealthAddress, w.asset, w.symbol, w.decimals, w.amount, w.destination, w.status, w.feePaid, w.feeBound, w.feeKind, w.hash, null, null, w.error]);
+  }
+  return `${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+}
+
+/** Which withdrawal a record is about: the payment, the chain, the destination and the asset moved. */
+export type WithdrawalSubject = Pick<WithdrawalRecord, 'announcementId' | 'chainId' | 'stealthAddress' | 'destination' | 'asset' | 'symbol' | 'decimals'>;
+
+/** What happened: mined (with the price it was signed at and the fee from its receipt), or failed with a reason. */
+export type WithdrawalOutcome = { hash: string; amount: bigint; feePaid: bigint; feeBound: bigint; feeKind: 'exact' | 'maximum' } | { error: string };
+
+/** `history` with one withdrawal (or failure) of `subject` appended, dated now. */
+export function withWithdrawal(history: History, subject: WithdrawalSubject, outcome: WithdrawalOutcome): History {
+  const failed = 'error' in outcome;
+  const record: WithdrawalRecord = {
+    date: new Date().toISOString(),
+    ...subject,
+    status: failed ? 'failed' : 'withdrawn',
+    amount: failed ? null : outcome.amount.toString(),
+    feePaid: failed ? null : outcome.feePaid.toString(),
+    feeBound: failed ? null : outcome.feeBound.toString(),
+    feeKind: failed ? null : outcome.feeKind,
+    hash: failed ? null : outcome.hash,
+    error: failed ? outcome.error : null,
+  };
+  return { ...history, withdrawals: [...history.withdrawals, record] };
+}
