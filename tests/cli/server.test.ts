@@ -133,6 +133,23 @@ describe('wraith pay and wraith scan through the API', () => {
     expect(jsonLines(idle.stdout)).toEqual([expect.objectContaining({ type: 'summary', scanned: 0, discoveries: 0 })]);
   });
 
+  it('a payment to the identity\'s ERC-8441 meta-address is published with scheme 3 through the API and found by scan with its note', async () => {
+    const shown = await cli(['keys', 'show', '--keystore', keystore, '--scheme', '3']);
+    expect(shown.code).toBe(0);
+    const erc8441MetaAddress = shown.stdout.trim();
+    const paid = await cli(['pay', erc8441MetaAddress, '--announce', 'api', '--tx-hash', txHash(4), '--amount', '2500', '--chain-id', '1', '--api', server.url, '--json']);
+    expect(paid.code).toBe(0);
+    const payment = jsonLines(paid.stdout).find((l) => l.stealth_address !== undefined) as { stealth_address: string; scheme_id: number };
+    expect(payment.scheme_id).toBe(3);
+    const row = (await createClient({ baseUrl: server.url }).listAnnouncements({ limit: 1000 })).announcements.find((a) => a.tx_hash === txHash(4))!;
+    expect(row).toMatchObject({ scheme_id: 3, stealth_address: payment.stealth_address });
+    const run = await cli(['scan', '--keystore', keystore, '--api', server.url, '--json']);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).filter((l) => l.type === 'discovery' && l.scheme_id === 3)).toEqual([
+      expect.objectContaining({ stealth_address: payment.stealth_address, note_status: 'opened', note: { tx_hash: txHash(4), amount: '2500', chain_id: '1' } }),
+    ]);
+  });
+
   it('scan with a wrong password stops before reading the registry, with WRONG_PASSWORD', async () => {
     const run = await cli(['scan', '--keystore', keystore, '--api', server.url], { WRAITH_PASSWORD: 'wrong-password' });
     expect(run.code).toBe(1);

@@ -11,8 +11,10 @@ import {
   announcementForPayment,
   bytesToHex,
   createClient,
+  announcementMetadata,
   createStealthPayment,
   decodeMetaAddress,
+  erc8441KeysFromSeed,
   generateKeys,
   keysFromBundle,
   scanParametersFor,
@@ -131,6 +133,22 @@ describe('send and receive through the server', () => {
     expect(viewOnly.discoveries.map((d) => d.stealth_sui_address)).toEqual([payment.stealthSuiAddress]);
     expect(viewOnly.discoveries[0]!.shared_secret).toBe(bytesToHex(payment.sharedSecret));
     expect(viewOnly.discoveries[0]!.stealth_sk).toBeUndefined();
+  });
+  it('a scheme-3 (ERC-8441) payment announced with announcementForPayment carries its scheme and address, and a tracking-key scan opens its note', async () => {
+    const recipient = erc8441KeysFromSeed(crypto.getRandomValues(new Uint8Array(128)));
+    const payment = createStealthPayment(recipient.metaAddress);
+    expect(payment.schemeId).toBe(3);
+    const tx = txHash();
+    const params = announcementForPayment(payment, { txHash: tx, chainId: 31337, metadata: announcementMetadata(payment, { amount: 7n, chainId: 31337n }) });
+    expect(params).toMatchObject({ scheme_id: 3, stealth_address: payment.stealthAddress, chain_id: 31337 });
+    expect((params.metadata as string).length).toBe(2 + 92 * 2); // the view tag travels in view_tag, not in metadata
+    const published = await client.publishAnnouncement(params);
+    const found = await client.scan({ tracking_key: bytesToHex(recipient.trackingKey), meta_address: bytesToHex(recipient.metaAddress) });
+    expect(found.discoveries.map((d) => [d.scheme_id, d.stealth_address, d.announcement_id])).toEqual([[3, payment.stealthAddress, published.id]]);
+    expect(found.discoveries[0]).toMatchObject({ note_status: 'opened', note: { amount: '7', chain_id: '31337' } });
+    expect(found.discoveries[0]!.eth_private_key).toBeUndefined();
+    // A scheme-3 payment without its address cannot be announced: the scan would have nothing to decide on.
+    expect(() => announcementForPayment({ schemeId: 3, ephemeralCiphertext: payment.ephemeralCiphertext, viewTag: payment.viewTag }, { txHash: txHash() })).toThrow(/stealthAddress/);
   });
 });
 

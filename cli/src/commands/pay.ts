@@ -152,7 +152,6 @@ export async function payCommand(argv: string[]): Promise<void> {
   }
 
   if (announce === 'api') {
-    if (payment.schemeId === 3) throw new CliError('SCHEME_3_API_UNSUPPORTED', 'a scheme-3 payment cannot be published to a server\'s registry from the command line yet', 'announce it on chain: --announce chain --rpc <url>');
     const note: PaymentNoteInput = { txHash: txHash!, ...(amount === undefined ? {} : { amount }), ...(chainId === undefined ? {} : { chainId }) };
     const published = await requireApi(client, '--announce api', USAGE).publishAnnouncement(
       announcementForPayment(payment, {
@@ -160,6 +159,7 @@ export async function payCommand(argv: string[]): Promise<void> {
         metadata: announcementMetadata(payment, note),
         ...(amount === undefined ? {} : { amount: amount.toString() }),
         ...(values.chain === undefined ? {} : { chain: values.chain }),
+        ...(chainId === undefined ? {} : { chainId: Number(chainId) }),
       }),
     );
     if (values.json) resultJson({ ...summary, tx_hash: txHash, announcement_id: published.id });

@@ -37,6 +37,7 @@ function discoveryJson(found: Discovery<Row>, fromChain: boolean) {
   const row = found.announcement;
   return {
     type: 'discovery' as const,
+    scheme_id: found.schemeId,
     stealth_address: found.stealthAddress,
     stealth_sui_address: found.stealthSuiAddress,
     announcement_id: fromChain ? null : (row.id ?? null),

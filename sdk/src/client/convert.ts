@@ -72,6 +72,8 @@ export type AnnouncementForPaymentOptions = {
   txHash: string;
   amount?: string;
   chain?: string;
+  /** EIP-155 id of the chain the payment is on. */
+  chainId?: number;
   /** 32 bytes. */
   channelId?: Uint8Array | string;
   /**
@@ -81,23 +83,25 @@ export type AnnouncementForPaymentOptions = {
   metadata?: Uint8Array;
 };
 
+/** What {@link announcementForPayment} reads of a payment (a `StealthPayment` of either scheme). */
+export type AnnouncementForPaymentPayment = Pick<StealthPayment, 'ephemeralCiphertext' | 'viewTag'> & Partial<Pick<StealthPayment, 'schemeId' | 'stealthAddress'>>;
+
 /**
  * The registry announcement of a payment made with the local `createStealthPayment`, ready
  * for `client.publishAnnouncement`; with `metadata`, it carries a note sealed for the recipient
- * (PROTOCOL.md section 8), which their scan opens.
+ * (PROTOCOL.md sections 8 and 10), which their scan opens. A scheme-3 (ERC-8441) payment is
+ * announced with its `scheme_id` and `stealth_address` (the recipient's scan decides on it), and
+ * its metadata without the view tag, as the API takes it.
  *
  * @throws {InvalidArgumentError} when `metadata` is neither 93 bytes starting with the payment's
- * view tag nor 92 bytes.
+ * view tag nor 92 bytes, or a scheme-3 payment has no `stealthAddress`.
  * @example
  * const payment = createStealthPayment(metaAddress);
  * const txHash = await wallet.sendTransaction({ to: payment.stealthAddress, value });
  * const metadata = announcementMetadata(payment, { amount: value, chainId: 1n });
- * await client.publishAnnouncement(announcementForPayment(payment, { txHash, chain: 'ethereum', metadata }));
+ * await client.publishAnnouncement(announcementForPayment(payment, { txHash, chain: 'ethereum', chainId: 1, metadata }));
  */
-export function announcementForPayment(
-  payment: Pick<StealthPayment, 'ephemeralCiphertext' | 'viewTag'>,
-  options: AnnouncementForPaymentOptions,
-): PublishAnnouncementParameters {
+export function announcementForPayment(payment: AnnouncementForPaymentPayment, options: AnnouncementForPaymentOptions): PublishAnnouncementParameters {
   const { metadata } = options;
   if (metadata !== undefined && (!(metadata instanceof Uint8Array) || (metadata.length !== SEALED_NOTE_BYTES && metadata.length !== SEALED_NOTE_BYTES + 1))) {
     throw new InvalidArgumentError('metadata', `must be ${SEALED_NOTE_BYTES + 1} bytes (view tag + sealed note) or the ${SEALED_NOTE_BYTES}-byte sealed note`);
@@ -105,13 +109,21 @@ export function announcementForPayment(
   if (metadata !== undefined && metadata.length === SEALED_NOTE_BYTES + 1 && metadata[0] !== payment.viewTag) {
     throw new InvalidArgumentError('metadata', "starts with a view tag other than the payment's");
   }
+  const erc8441 = payment.schemeId === 3;
+  if (erc8441 && (typeof payment.stealthAddress !== 'string' || payment.stealthAddress === '')) {
+    throw new InvalidArgumentError('payment.stealthAddress', 'a scheme-3 announcement carries the one-time address the recipient decides on');
+  }
+  // Scheme 3 over HTTP takes what follows the view tag (API.md); scheme 1000 takes either form.
+  const sent = metadata !== undefined && erc8441 && metadata.length === SEALED_NOTE_BYTES + 1 ? metadata.subarray(1) : metadata;
   return {
     ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
+    ...(erc8441 ? { scheme_id: 3 as const, stealth_address: payment.stealthAddress! } : {}),
     view_tag: payment.viewTag,
     tx_hash: options.txHash,
     ...(options.amount === undefined ? {} : { amount: options.amount }),
     ...(options.chain === undefined ? {} : { chain: options.chain }),
+    ...(options.chainId === undefined ? {} : { chain_id: options.chainId }),
     ...(options.channelId === undefined ? {} : { channel_id: options.channelId }),
-    ...(metadata === undefined ? {} : { metadata: bytesToHex(metadata) }),
+    ...(sent === undefined ? {} : { metadata: bytesToHex(sent) }),
   };
 }

@@ -18,5 +18,6 @@ export {
   keysFromBundle,
   scanParametersFor,
   type AnnouncementForPaymentOptions,
+  type AnnouncementForPaymentPayment,
 } from './convert.ts';
 export type * from './types.ts';

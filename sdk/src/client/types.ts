@@ -211,8 +211,10 @@ export type ScanReturnType = { discoveries: DiscoveryJson[]; stats: ScanStatsJso
 // --- registry -----------------------------------------------------------------------------
 
 export type PublishAnnouncementParameters = {
-  /** The ciphertext from stealth/create (1088 bytes). */
+  /** The ciphertext from stealth/create (1088 bytes, scheme 1000) or `epk || ct` (1121 bytes, scheme 3). */
   ephemeral_key: HexInput;
+  /** 1000 (Wraith) or 3 (ERC-8441); the server infers it from the `ephemeral_key` length when absent. */
+  scheme_id?: 1000 | 3;
   view_tag: number;
   /** Transaction hash of the payment; unique in the registry (trimmed, case-insensitive). */
   tx_hash: string;
@@ -220,7 +222,14 @@ export type PublishAnnouncementParameters = {
   channel_id?: HexInput | null;
   amount?: string | null;
   chain?: string | null;
-  /** The ERC-5564 metadata (93 bytes: view tag + sealed note) or the 92-byte sealed note. */
+  /** EIP-155 id of the chain the payment is on (a `verified` registry checks the transaction there). */
+  chain_id?: number | null;
+  /** Scheme 3 (required there): the announced one-time address the recipient's scan decides on. */
+  stealth_address?: string | null;
+  /**
+   * Scheme 1000: the ERC-5564 metadata (93 bytes: view tag + sealed note) or the 92-byte sealed
+   * note. Scheme 3: what follows the view tag (the 92-byte sealed note, or 56 bytes of token metadata).
+   */
   metadata?: HexInput | null;
 };
 
