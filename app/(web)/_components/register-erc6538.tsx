@@ -100,9 +100,9 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
               </span>
             </Notice>
           )}
-          {estimate && (
+          {estimate && status !== 'registered' && (
             <p data-testid="erc6538-cost">
-              {status === 'registered' ? 'Registering again' : 'Registering'} on {chainLabel(chainInfo(connection.chainId))} costs about{' '}
+              Registering on {chainLabel(chainInfo(connection.chainId))} costs about{' '}
               <strong data-testid="erc6538-gas">{estimate.gas.toLocaleString('en-US')} gas</strong> at up to{' '}
               <strong data-testid="erc6538-gas-price">{formatGwei(estimate.gas === 0n ? 0n : estimate.maxFee / estimate.gas)} gwei</strong>: at most{' '}
               <strong data-testid="erc6538-fee">
