@@ -295,6 +295,17 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       ]),
     },
   ],
+  resolveEnsAddress: [
+    {
+      name: 'notAnEthName',
+      summary: 'A name that is not <label>.eth is refused before any RPC call (a real name needs ETH_RPC_URL)',
+      path: { name: 'alice.example' },
+      status: 400,
+      response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [
+        { path: 'name', issue: 'must be <label>.eth (labels not empty)' },
+      ]),
+    },
+  ],
   resolveErc6538Registration: [
     {
       name: 'chainNotFollowed',
@@ -474,6 +485,7 @@ export const EXAMPLE_SEQUENCE: readonly { operationId: string; example: string }
   ['downloadCid', 'notACid'],
   ['resolveEnsName', 'notAnEthName'],
   ['resolveSuinsName', 'notASuiName'],
+  ['resolveEnsAddress', 'notAnEthName'],
   ['resolveErc6538Registration', 'chainNotFollowed'],
   ['resolveErc6538Registration', 'notAnAddress'],
   ['yellowConfig', 'defaults'],

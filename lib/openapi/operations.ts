@@ -24,7 +24,7 @@ import {
 import { healthResponse } from '../schemas/health.ts';
 import { uploadRequest, uploadResponse } from '../schemas/ipfs.ts';
 import { keyBundleResponse } from '../schemas/keys.ts';
-import { erc6538Query, erc6538Response } from '../schemas/erc6538.ts';
+import { ensAddressResponse, erc6538Query, erc6538Response } from '../schemas/erc6538.ts';
 import { ensResolveResponse, suinsResolveQuery, suinsResolveResponse } from '../schemas/names.ts';
 import {
   listAnnouncementsQuery,
@@ -192,6 +192,17 @@ export const OPERATIONS: readonly Operation[] = [
     query: suinsResolveQuery,
     responses: [{ status: 200, description: 'The validated meta-address', schema: suinsResolveResponse }],
     errors: [{ status: 400, codes: ['INVALID_NAME'] }, { status: 404, codes: ['NAME_NOT_FOUND', 'NO_STEALTH_RECORD'] }, { status: 422, codes: ['CONTENT_MISMATCH'] }, ...UPSTREAM],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/ens/address/{name}',
+    operationId: 'resolveEnsAddress',
+    tag: 'Names',
+    summary: 'Resolve a .eth name to its Ethereum address',
+    description: 'Reads the name\'s ENSIP-1 address record through the Universal Resolver: the address a sender then looks up in the ERC-6538 registry (through their own wallet, or GET /api/v1/erc6538/{address}).',
+    pathParameters: [nameParameter('.eth')],
+    responses: [{ status: 200, description: 'The name and its address', schema: ensAddressResponse }],
+    errors: [{ status: 400, codes: ['INVALID_NAME'] }, { status: 404, codes: ['NAME_NOT_FOUND'] }, ...UPSTREAM],
   },
   {
     method: 'get',

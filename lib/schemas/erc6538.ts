@@ -1,6 +1,8 @@
 /**
  * GET /api/v1/erc6538/:address (API.md "Several chains, two schemes"): the meta-address an
- * address registered in the ERC-6538 registry of a chain this server follows.
+ * address registered in the ERC-6538 registry of a chain this server follows; and
+ * GET /api/v1/ens/address/:name, the address of an ENS name, for a sender who then reads that
+ * address's registration through their own wallet.
  */
 import { z } from 'zod';
 import { evmAddressOutput } from './fields.ts';
@@ -38,3 +40,12 @@ export const erc6538Response = z
   .describe('Erc6538Registration');
 
 export type Erc6538Response = z.output<typeof erc6538Response>;
+
+export const ensAddressResponse = z
+  .object({
+    ens_name: z.string().describe('The name as resolved, ENSIP-15 normalised'),
+    address: evmAddressOutput('The Ethereum address the name resolves to (ENSIP-1 addr record), EIP-55'),
+  })
+  .describe('EnsAddressResponse');
+
+export type EnsAddressResponse = z.output<typeof ensAddressResponse>;
