@@ -120,6 +120,15 @@ const channelAnnouncement = {
 
 const channelSecret = oneTimeSecret(channelPayment);
 
+/** Both ENS operations refuse a name that is not <label>.eth the same way, before any RPC call. */
+const notAnEthName: ExampleCase = {
+  name: 'notAnEthName',
+  summary: 'A name that is not <label>.eth is refused before any RPC call (a real name needs ETH_RPC_URL)',
+  path: { name: 'alice.example' },
+  status: 400,
+  response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [{ path: 'name', issue: 'must be <label>.eth (labels not empty)' }]),
+};
+
 /** Every operation's examples, by operationId. */
 export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
   health: [
@@ -273,17 +282,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       ),
     },
   ],
-  resolveEnsName: [
-    {
-      name: 'notAnEthName',
-      summary: 'A name that is not <label>.eth is refused before any RPC call (a real name needs ETH_RPC_URL)',
-      path: { name: 'alice.example' },
-      status: 400,
-      response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [
-        { path: 'name', issue: 'must be <label>.eth (labels not empty)' },
-      ]),
-    },
-  ],
+  resolveEnsName: [notAnEthName],
   resolveSuinsName: [
     {
       name: 'notASuiName',
@@ -295,17 +294,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       ]),
     },
   ],
-  resolveEnsAddress: [
-    {
-      name: 'notAnEthName',
-      summary: 'A name that is not <label>.eth is refused before any RPC call (a real name needs ETH_RPC_URL)',
-      path: { name: 'alice.example' },
-      status: 400,
-      response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [
-        { path: 'name', issue: 'must be <label>.eth (labels not empty)' },
-      ]),
-    },
-  ],
+  resolveEnsAddress: [notAnEthName],
   resolveErc6538Registration: [
     {
       name: 'chainNotFollowed',

@@ -14,9 +14,21 @@
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm run build`).
  */
 import { readFileSync } from 'node:fs';
-import { ANNOUNCER_ADDRESS, announcerAbi, ERC6538_REGISTRY_ADDRESS, stealthMetaAddressOf } from '@wraith-pq/sdk/evm';
-import { bytesToHex } from '@wraith-pq/sdk';
-import { createPublicClient, http as viemHttp, parseEther, parseEventLogs, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { ANNOUNCER_ADDRESS, announcerAbi, ERC6538_REGISTRY_ADDRESS, registerKeysParameters, stealthMetaAddressOf } from '@wraith-pq/sdk/evm';
+import { bytesToHex, erc8441KeysOf, generateKeys } from '@wraith-pq/sdk';
+import {
+  createPublicClient,
+  createWalletClient,
+  http as viemHttp,
+  parseAbi,
+  parseEther,
+  parseEventLogs,
+  type Address,
+  type Hash,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { namehash } from 'viem/ens';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { Page } from 'playwright-core';
@@ -165,6 +177,46 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     expect(await client.getTransactionCount({ address: sender.address })).toBe(nonceBefore);
     expect(serverRequestsNaming(nobody)).toEqual([]);
     await screenshots(bob, 'send-erc6538-unregistered');
+    expect(h.pageErrors).toEqual([]);
+  });
+
+  it('pays an ENS name that publishes no stealth-meta record through the ERC-6538 registration of the address it sets, and says so when it sets none', { timeout: 120_000 }, async () => {
+    // Someone registered a fresh identity's 1250 bytes from their account, and their name points at that account.
+    const registrantAccount = privateKeyToAccount(DEV_KEYS[3]!);
+    const registrant = createWalletClient({ account: registrantAccount, chain: foundry, transport: viemHttp(h.chain.rpcUrl) });
+    const call = registerKeysParameters({ metaAddress: erc8441KeysOf(generateKeys()).metaAddress });
+    await client.waitForTransactionReceipt({ hash: await registrant.sendTransaction({ to: call.address, data: call.data }) });
+    await h.chain.register('dave-6538.eth');
+    const owner = createWalletClient({ account: privateKeyToAccount(DEV_KEYS[0]!), chain: foundry, transport: viemHttp(h.chain.rpcUrl) });
+    const setAddr = await owner.writeContract({
+      address: h.chain.publicResolver,
+      abi: parseAbi(['function setAddr(bytes32 node, address a)']),
+      functionName: 'setAddr',
+      args: [namehash('dave-6538.eth'), registrantAccount.address],
+    });
+    await client.waitForTransactionReceipt({ hash: setAddr });
+
+    const { page: bob } = await pageWithWallet(sender.address);
+    await bob.goto('/send');
+    const errorsBefore = h.pageErrors.length;
+    await bob.getByLabel('Name or meta-address').fill('dave-6538.eth');
+    await bob.getByRole('button', { name: 'Find recipient' }).click();
+    const lookup = bob.getByTestId('registry-lookup');
+    await lookup.getByText('dave-6538.eth publishes no stealth-meta record').waitFor({ timeout: 30_000 });
+    await lookup.getByRole('button', { name: 'Read with Test Wallet' }).click();
+    await bob.getByText('Found the meta-address of dave-6538.eth').waitFor({ timeout: 30_000 });
+    expect(await bob.getByTestId('recipient-scheme').textContent()).toBe('scheme 3 (ERC-8441)');
+    // The server was asked for the name (as for any name), never for the registration.
+    expect(h.requests.filter((r) => r.url.includes('/api/v1/erc6538/'))).toEqual([]);
+
+    // A name with neither a record nor an address: one sentence, nothing to pay.
+    await h.chain.register('nobody-6538.eth');
+    await bob.getByLabel('Name or meta-address').fill('nobody-6538.eth');
+    await bob.getByRole('button', { name: 'Find recipient' }).click();
+    await bob.getByRole('alert').filter({ hasText: 'nobody-6538.eth has no stealth-meta record and sets no address' }).waitFor({ timeout: 30_000 });
+    // The browser reports the server's expected 404s (no stealth-meta record, no address) in the console; nothing else.
+    const reported = h.pageErrors.splice(errorsBefore);
+    expect(reported.every((message) => /status of 404/.test(message))).toBe(true);
     expect(h.pageErrors).toEqual([]);
   });
 });

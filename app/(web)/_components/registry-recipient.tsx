@@ -17,10 +17,12 @@ import { WalletPicker } from './wallet-picker';
 
 export type RegistryRecipientProps = {
   address: string;
+  /** The ENS name the address came from (GET /api/v1/ens/address), to name the recipient by. */
+  name?: string;
   onFound: (recipient: { meta: AnyMetaAddress; source: string }) => void;
 };
 
-export function RegistryRecipient({ address, onFound }: RegistryRecipientProps) {
+export function RegistryRecipient({ address, name, onFound }: RegistryRecipientProps) {
   const [reader, setReader] = useState<ChainReader | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [reading, setReading] = useState(false);
@@ -34,7 +36,7 @@ export function RegistryRecipient({ address, onFound }: RegistryRecipientProps) 
     setProblem(null);
     setReading(true);
     const where = chainLabel(chainInfo(reader.chainId));
-    const who = shortHex(address, 4);
+    const who = name ? `${name} (${shortHex(address, 4)})` : shortHex(address, 4);
     lookupRegisteredMetaAddress(reader.client, address)
       .then((lookup) => {
         if (!current) return;
@@ -59,13 +61,13 @@ export function RegistryRecipient({ address, onFound }: RegistryRecipientProps) 
     return () => {
       current = false;
     };
-  }, [reader, address]);
+  }, [reader, address, name]);
 
   return (
     <div data-testid="registry-lookup">
       <p className="hint">
-        A plain address: its meta-address is read from the ERC-6538 registry through your wallet, on the chain it is on, so this server
-        does not learn whom you pay.
+        {name ? `${name} publishes no stealth-meta record; it sets the address ${shortHex(address, 4)}` : 'A plain address'}: its meta-address is
+        read from the ERC-6538 registry through your wallet, on the chain it is on, so this server does not learn which registration you read.
       </p>
       <WalletPicker mode="read" connection={reader} onConnected={setReader} />
       {reading && <p className="hint">Reading the registry…</p>}

@@ -9,7 +9,7 @@
 import { bytesToHex, createStealthPayment, decodeAnyMetaAddress, type AnyMetaAddress, type StealthPayment } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { followedChains, publishAnnouncement, resolveName, type FollowedChain } from '../_lib/api';
+import { ApiError, followedChains, publishAnnouncement, resolveEnsAddress, resolveName, type FollowedChain } from '../_lib/api';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
@@ -84,8 +84,8 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [found, setFound] = useState<Recipient | null>(null);
-  /** A plain address typed: looked up in the ERC-6538 registry through the wallet. */
-  const [lookup, setLookup] = useState<string | null>(null);
+  /** An address (typed, or an ENS name's without a stealth-meta record): looked up in the ERC-6538 registry through the wallet. */
+  const [lookup, setLookup] = useState<{ address: string; name?: string } | null>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -94,14 +94,24 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
     setLookup(null);
     const parsed = classifyRecipient(input);
     if (parsed.kind === 'invalid') return setError(parsed.reason);
-    if (parsed.kind === 'address') return setLookup(parsed.address);
+    if (parsed.kind === 'address') return setLookup({ address: parsed.address });
     setBusy(true);
     try {
       let recipient: Recipient;
       if (parsed.kind === 'meta-address') {
         recipient = { meta: decodeAnyMetaAddress(parsed.text), source: 'the pasted meta-address' };
       } else {
-        const resolved = await resolveName(parsed.kind, parsed.name);
+        const resolved = await resolveName(parsed.kind, parsed.name).catch(async (cause) => {
+          // A .eth name without a stealth-meta record: the address it sets may have an ERC-6538 registration.
+          if (parsed.kind !== 'ens' || !(cause instanceof ApiError) || cause.code !== 'NO_STEALTH_RECORD') throw cause;
+          const { ens_name, address } = await resolveEnsAddress(parsed.name).catch((inner) => {
+            if (!(inner instanceof ApiError) || inner.code !== 'NAME_NOT_FOUND') throw inner;
+            throw new Error(`${parsed.name} has no stealth-meta record and sets no address to look up in the ERC-6538 registry: it cannot be paid privately yet.`);
+          });
+          setLookup({ address, name: ens_name });
+          return null;
+        });
+        if (resolved === null) return;
         // Validate locally too: the payment is only as good as the key it encrypts to.
         recipient = { meta: decodeAnyMetaAddress(resolved.meta_address), source: parsed.name, ...(resolved.ipfs_cid ? { cid: resolved.ipfs_cid } : {}) };
       }
@@ -146,8 +156,9 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
       {error && <Notice kind="error">{error}</Notice>}
       {lookup && !found && (
         <RegistryRecipient
-          key={lookup}
-          address={lookup}
+          key={lookup.address}
+          address={lookup.address}
+          {...(lookup.name ? { name: lookup.name } : {})}
           onFound={(recipient) => {
             setFound(recipient);
             onFound(recipient);

@@ -86,6 +86,11 @@ export function resolveName(service: 'ens' | 'suins', name: string): Promise<Res
   return json(`/api/v1/${service}/resolve/${encodeURIComponent(name)}`);
 }
 
+/** GET /api/v1/ens/address/:name: the address a .eth name sets, to look its ERC-6538 registration up through the wallet. */
+export function resolveEnsAddress(name: string): Promise<{ ens_name: string; address: string }> {
+  return json(`/api/v1/ens/address/${encodeURIComponent(name)}`);
+}
+
 export type PublishAnnouncementBody = {
   ephemeral_key: string;
   view_tag: number;
