@@ -209,6 +209,16 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     // The server was asked for the name (as for any name), never for the registration.
     expect(h.requests.filter((r) => r.url.includes('/api/v1/erc6538/'))).toEqual([]);
 
+    // Paid elsewhere and announced here by hand: the scheme-3 record carries its one-time address.
+    await bob.getByRole('button', { name: 'Create stealth address' }).click();
+    const stealthAddress = (await bob.getByTestId('stealth-address').textContent())!;
+    const txHash = `0x${'6538'.repeat(16)}`;
+    await bob.getByLabel('Transaction hash').fill(txHash);
+    await bob.getByRole('button', { name: 'Publish announcement' }).click();
+    await bob.getByTestId('announcement-id').waitFor({ timeout: 30_000 });
+    const rows = (await http(h.server, '/api/v1/registry/announcements?scheme_id=3&limit=1000')).json.announcements as { tx_hash: string; stealth_address: string; scheme_id: number }[];
+    expect(rows.find((r) => r.tx_hash === txHash)).toMatchObject({ scheme_id: 3, stealth_address: stealthAddress });
+
     // A name with neither a record nor an address: one sentence, nothing to pay.
     await h.chain.register('nobody-6538.eth');
     await bob.getByLabel('Name or meta-address').fill('nobody-6538.eth');

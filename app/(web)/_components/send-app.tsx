@@ -274,6 +274,7 @@ function Announce({ payment, step, chains, walletChainId }: AnnounceProps) {
         ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
         view_tag: payment.viewTag,
         tx_hash: txHash.trim(),
+        ...(payment.schemeId === 3 ? { scheme_id: 3, stealth_address: payment.stealthAddress } : {}),
         ...(payment.amount ? { amount: payment.amount } : {}),
         // Named as the server names that chain's indexed rows, with its id.
         ...(chosen ? { chain: chosen.name || payment.chain, chain_id: chosen.id } : { chain: payment.chain }),

@@ -95,6 +95,9 @@ export type PublishAnnouncementBody = {
   ephemeral_key: string;
   view_tag: number;
   tx_hash: string;
+  /** Scheme 3 (ERC-8441) needs the announced one-time address: the scanner decides on it (API.md). */
+  scheme_id?: 1000 | 3;
+  stealth_address?: string;
   amount?: string;
   chain?: string;
   /** EIP-155 id of the chain the payment was made on (API.md "Several chains"). */
