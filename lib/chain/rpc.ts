@@ -22,6 +22,8 @@ const READ_RETRY_DELAY_MS = 100;
 export type ChainClients = {
   /** For `fetchAnnouncements` (no transport retries). */
   logs: PublicClient;
+  /** For contract reads (the ERC-6538 registry), retrying transient faults like block reads. */
+  reads: PublicClient;
   /** The EIP-155 id the node answers (`eth_chainId`). */
   chainId(): Promise<number>;
   blockNumber(): Promise<bigint>;
@@ -40,6 +42,7 @@ export function createChainClients(rpcUrl: string, timeoutMs: number): ChainClie
   const logs = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
   return {
     logs,
+    reads,
     chainId: () => reads.getChainId(),
     blockNumber: () => reads.getBlockNumber({ cacheTime: 0 }),
     async blockHash(number) {

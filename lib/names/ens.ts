@@ -29,9 +29,10 @@ import {
   http,
   parseAbi,
   toHex,
+  type Address,
   type PublicClient,
 } from 'viem';
-import { getEnsText, namehash, normalize, packetToBytes } from 'viem/ens';
+import { getEnsAddress, getEnsText, namehash, normalize, packetToBytes } from 'viem/ens';
 import type { Config } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
 import { errorName, upstreamError, upstreamTimeout } from '../ipfs/upstream.ts';
@@ -90,6 +91,17 @@ export async function readEnsStealthRecord(name: string): Promise<EnsStealthReco
   const contenthash = await lookup(() => readContenthash(client, name, config.ensUniversalResolver), config);
   if (contenthash !== null && contenthash !== undefined && contenthash.length > 0) return { kind: 'contenthash', contenthash };
   throw new HttpError(404, 'NO_STEALTH_RECORD', `The name has no ${config.ensTextKey} text record and no content hash; its owner must publish a meta-address (POST /api/v1/ipfs/upload, then set the record).`);
+}
+
+/**
+ * The Ethereum address a normalised name resolves to (ENSIP-1 `addr`, read through the Universal
+ * Resolver): where a sender looks the name's ERC-6538 registration up. Null when the name sets none.
+ * @throws {HttpError} 404 NAME_NOT_FOUND, 502 UPSTREAM_ERROR, 504 UPSTREAM_TIMEOUT.
+ */
+export async function readEnsAddress(name: string): Promise<Address | null> {
+  const config = getConfig();
+  const address = await lookup(() => getEnsAddress(ensClient(config), { name, universalResolverAddress: config.ensUniversalResolver, strict: true }), config);
+  return address ?? null;
 }
 
 function ensClient(config: Config): PublicClient {

@@ -120,6 +120,15 @@ const channelAnnouncement = {
 
 const channelSecret = oneTimeSecret(channelPayment);
 
+/** Both ENS operations refuse a name that is not <label>.eth the same way, before any RPC call. */
+const notAnEthName: ExampleCase = {
+  name: 'notAnEthName',
+  summary: 'A name that is not <label>.eth is refused before any RPC call (a real name needs ETH_RPC_URL)',
+  path: { name: 'alice.example' },
+  status: 400,
+  response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [{ path: 'name', issue: 'must be <label>.eth (labels not empty)' }]),
+};
+
 /** Every operation's examples, by operationId. */
 export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
   health: [
@@ -273,17 +282,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       ),
     },
   ],
-  resolveEnsName: [
-    {
-      name: 'notAnEthName',
-      summary: 'A name that is not <label>.eth is refused before any RPC call (a real name needs ETH_RPC_URL)',
-      path: { name: 'alice.example' },
-      status: 400,
-      response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [
-        { path: 'name', issue: 'must be <label>.eth (labels not empty)' },
-      ]),
-    },
-  ],
+  resolveEnsName: [notAnEthName],
   resolveSuinsName: [
     {
       name: 'notASuiName',
@@ -292,6 +291,30 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       status: 400,
       response: error('INVALID_NAME', 'The name is not a valid SuiNS name ending in .sui.', [
         { path: 'name', issue: 'must be <label>.sui: letters, digits and inner hyphens, labels of 1 to 63 characters' },
+      ]),
+    },
+  ],
+  resolveEnsAddress: [notAnEthName],
+  resolveErc6538Registration: [
+    {
+      name: 'chainNotFollowed',
+      summary: 'A chain the server does not follow is refused (a fresh server follows none; set CHAINS or CHAIN_RPC_URL)',
+      path: { address: '0x6538E6bf4B0eBd30A8Ea093027Ac2422ce5d6538' },
+      query: { chain_id: '1', scheme_id: '3' },
+      status: 422,
+      response: error(
+        'CHAIN_NOT_FOLLOWED',
+        'This server does not follow the chain chain_id names, so it cannot read its registry (it follows no chain). Read the registry through your own RPC instead.',
+        [{ path: 'chain_id', issue: 'is not a chain this server follows' }],
+      ),
+    },
+    {
+      name: 'notAnAddress',
+      summary: 'A path segment that is not an EVM address is refused before any RPC call',
+      path: { address: 'alice.eth' },
+      status: 400,
+      response: error('VALIDATION_ERROR', 'The request is invalid; see details.', [
+        { path: 'address', issue: 'must be an EVM address: 0x and 40 hex digits, all one case or with a valid EIP-55 checksum' },
       ]),
     },
   ],
@@ -451,6 +474,9 @@ export const EXAMPLE_SEQUENCE: readonly { operationId: string; example: string }
   ['downloadCid', 'notACid'],
   ['resolveEnsName', 'notAnEthName'],
   ['resolveSuinsName', 'notASuiName'],
+  ['resolveEnsAddress', 'notAnEthName'],
+  ['resolveErc6538Registration', 'chainNotFollowed'],
+  ['resolveErc6538Registration', 'notAnAddress'],
   ['yellowConfig', 'defaults'],
   ['createChannel', 'toExampleRecipient'],
   ['discoverChannels', 'exampleRecipient'],

@@ -24,6 +24,7 @@ import {
 import { healthResponse } from '../schemas/health.ts';
 import { uploadRequest, uploadResponse } from '../schemas/ipfs.ts';
 import { keyBundleResponse } from '../schemas/keys.ts';
+import { ensAddressResponse, erc6538Query, erc6538Response } from '../schemas/erc6538.ts';
 import { ensResolveResponse, suinsResolveQuery, suinsResolveResponse } from '../schemas/names.ts';
 import {
   listAnnouncementsQuery,
@@ -191,6 +192,35 @@ export const OPERATIONS: readonly Operation[] = [
     query: suinsResolveQuery,
     responses: [{ status: 200, description: 'The validated meta-address', schema: suinsResolveResponse }],
     errors: [{ status: 400, codes: ['INVALID_NAME'] }, { status: 404, codes: ['NAME_NOT_FOUND', 'NO_STEALTH_RECORD'] }, { status: 422, codes: ['CONTENT_MISMATCH'] }, ...UPSTREAM],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/ens/address/{name}',
+    operationId: 'resolveEnsAddress',
+    tag: 'Names',
+    summary: 'Resolve a .eth name to its Ethereum address',
+    description: 'Reads the name\'s ENSIP-1 address record through the Universal Resolver: the address a sender then looks up in the ERC-6538 registry (through their own wallet, or GET /api/v1/erc6538/{address}).',
+    pathParameters: [nameParameter('.eth')],
+    responses: [{ status: 200, description: 'The name and its address', schema: ensAddressResponse }],
+    errors: [{ status: 400, codes: ['INVALID_NAME'] }, { status: 404, codes: ['NAME_NOT_FOUND'] }, ...UPSTREAM],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/erc6538/{address}',
+    operationId: 'resolveErc6538Registration',
+    tag: 'Names',
+    summary: 'Read an address\'s meta-address from the ERC-6538 registry',
+    description:
+      'Reads the ERC-6538 registry (0x6538E6bf4B0eBd30A8Ea093027Ac2422ce5d6538) on a chain this server follows, through that chain\'s RPC: the meta-address the address registered, scheme 3 (ERC-8441, 1250 bytes) preferred to 1000 (1218 bytes) unless scheme_id names one. An empty value (a cleared scheme) reads as none. A registered value that is not a valid meta-address of its scheme is refused with INVALID_META_ADDRESS. Asking a server tells it whom you are about to pay: a wallet can read the registry through its own provider instead.',
+    pathParameters: [{ name: 'address', description: 'The registrant: an EVM address (0x and 40 hex digits; mixed case must be a valid EIP-55 checksum)', schema: z.string().min(1).describe('EVM address') }],
+    query: erc6538Query,
+    responses: [{ status: 200, description: 'The registered meta-address, validated, and its scheme', schema: erc6538Response }],
+    errors: [
+      { status: 400, codes: ['INVALID_META_ADDRESS'] },
+      { status: 404, codes: ['NO_STEALTH_RECORD'] },
+      { status: 422, codes: ['CHAIN_NOT_FOLLOWED'] },
+      ...UPSTREAM,
+    ],
   },
   {
     method: 'post',

@@ -18,6 +18,7 @@ const SEGMENT_VALUES: Record<string, string> = {
   '[name]': 'alice.eth',
   '[cid]': 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
   '[id]': 'ab'.repeat(32),
+  '[address]': '0x6538E6bf4B0eBd30A8Ea093027Ac2422ce5d6538',
   '[...path]': 'unknown/thing',
   '[[...path]]': 'v2/unknown',
 };

@@ -8,6 +8,7 @@ import * as createRoute from '../../app/api/v1/stealth/create/route.ts';
 import * as scanRoute from '../../app/api/v1/stealth/scan/route.ts';
 import * as announcementsRoute from '../../app/api/v1/registry/announcements/route.ts';
 import * as statsRoute from '../../app/api/v1/registry/stats/route.ts';
+import * as erc6538Route from '../../app/api/v1/erc6538/[address]/route.ts';
 import * as catchAllRoute from '../../app/api/v1/[...path]/route.ts';
 import * as apiRootRoute from '../../app/api/v1/route.ts';
 import * as healthRoute from '../../app/health/route.ts';
@@ -19,6 +20,7 @@ export const routes = {
   scan: { path: '/api/v1/stealth/scan', module: scanRoute },
   announcements: { path: '/api/v1/registry/announcements', module: announcementsRoute },
   stats: { path: '/api/v1/registry/stats', module: statsRoute },
+  erc6538: { path: '/api/v1/erc6538/0x6538E6bf4B0eBd30A8Ea093027Ac2422ce5d6538', module: erc6538Route },
   catchAll: { path: '/api/v1/unknown/thing', module: catchAllRoute },
   apiRoot: { path: '/api/v1', module: apiRootRoute },
   health: { path: '/health', module: healthRoute },

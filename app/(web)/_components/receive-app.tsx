@@ -1,11 +1,14 @@
 'use client';
 /**
  * Receive: create keys in this browser (SDK `generateKeys`; the server never sees them), show
- * the meta-address, save the keys encrypted (SDK `sealKeys`) in localStorage, export a backup
- * file, and publish the meta-address to IPFS for a name's record (INTERFACE.md 4.5).
+ * the meta-address in both forms (PROTOCOL.md section 10: 1218 bytes for scheme 1000, 1250 bytes
+ * for ERC-8441's scheme 3), save the keys encrypted (SDK `sealKeys`) in localStorage, export a
+ * backup file, publish the meta-address to IPFS for a name's record (INTERFACE.md 4.5), and
+ * register the 1250-byte form in the ERC-6538 registry from a wallet (register-erc6538.tsx).
  */
-import { bytesToHex, generateKeys, sealKeys } from '@wraith-pq/sdk';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { bytesToHex, erc8441KeysOf, generateKeys, sealKeys } from '@wraith-pq/sdk';
+import dynamic from 'next/dynamic';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { uploadMetaAddress, type UploadResult } from '../_lib/api';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
@@ -16,6 +19,12 @@ import { Notice } from './notice';
 import { UnlockKeys } from './unlock-keys';
 
 const MIN_PASSWORD = 8;
+
+/** The ERC-6538 registration (viem and the SDK's evm entry) loads only when the page shows it. */
+const RegisterErc6538 = dynamic(() => import('./register-erc6538').then((m) => m.RegisterErc6538), {
+  ssr: false,
+  loading: () => <p className="hint">Loading…</p>,
+});
 
 export function ReceiveApp() {
   const keys = useUnlockedKeys();
@@ -51,6 +60,12 @@ function KeysView({ keys, stored, onSaved }: { keys: UnlockedKeys; stored: strin
   const metaHex = bytesToHex(keys.metaAddress);
   const spendingHex = bytesToHex(keys.spendingPublicKey);
   const saved = stored !== null && keystoreLabel(stored) === spendingHex;
+  // The ERC-8441 form needs the ML-KEM seed (PROTOCOL.md section 10): keys opened without it have none.
+  const erc8441 = useMemo(
+    () => (keys.viewingSeed ? erc8441KeysOf({ spendingSecretKey: keys.spendingSecretKey, viewingSeed: keys.viewingSeed }).metaAddress : null),
+    [keys],
+  );
+  const erc8441Hex = erc8441 ? bytesToHex(erc8441) : null;
   return (
     <>
       <section className="panel" aria-labelledby="meta-heading">
@@ -62,9 +77,31 @@ function KeysView({ keys, stored, onSaved }: { keys: UnlockedKeys; stored: strin
           every payment. Spending key <code>{shortHex(spendingHex)}</code>.
         </p>
         <CopyableValue label="Meta-address" value={`0x${metaHex}`} qrValue={`0X${metaHex.toUpperCase()}`} qr long testId="meta-address" />
+        <p className="hint">
+          This is Wraith&apos;s form (1,218 bytes): senders pay it with scheme 1000. The same keys also have the ERC-8441 form below
+          (1,250 bytes, scheme 3), which any wallet implementing that standard can pay; you receive under both.
+        </p>
+        {erc8441Hex ? (
+          <CopyableValue label="ERC-8441 meta-address (scheme 3)" value={`0x${erc8441Hex}`} long testId="erc8441-meta-address" />
+        ) : (
+          <Notice kind="info">These keys were opened without their viewing seed, so their ERC-8441 form cannot be derived here.</Notice>
+        )}
       </section>
       <SaveKeys keys={keys} saved={saved} stored={stored} onSaved={onSaved} />
       <PublishMetaAddress metaHex={metaHex} />
+      {erc8441 && (
+        <section className="panel" aria-labelledby="register-heading">
+          <h2 id="register-heading">
+            <span className="step" aria-hidden="true">4</span>Register with your wallet&apos;s address (ERC-6538)
+          </h2>
+          <p className="hint">
+            Lets anyone pay you knowing only your wallet&apos;s address or its ENS name: the ERC-8441 meta-address is stored in the
+            ERC-6538 registry under that address, on the chain your wallet is on. Senders then pay you with scheme 3. This links
+            the address to these keys in public (each payment stays unlinkable), and it costs gas once.
+          </p>
+          <RegisterErc6538 metaAddress={erc8441} />
+        </section>
+      )}
       <div className="row">
         <button type="button" className="secondary" onClick={() => setUnlockedKeys(null)}>
           Lock keys

@@ -174,8 +174,10 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
         { once: true },
       );
       try {
-        const { viewingSecretKey, spendingPublicKey, spendingSecretKey } = keys;
-        worker.postMessage({ type: 'start', keys: { viewingSecretKey, spendingPublicKey, spendingSecretKey }, fromCursor: current.cursor } satisfies RegistryScanRequest);
+        const { viewingSecretKey, spendingPublicKey, spendingSecretKey, viewingSeed } = keys;
+        // The viewing seed gives the scanner the identity's scheme-3 (ERC-8441) keys too (PROTOCOL.md section 10).
+        const scanKeys = { viewingSecretKey, spendingPublicKey, spendingSecretKey, ...(viewingSeed ? { viewingSeed } : {}) };
+        worker.postMessage({ type: 'start', keys: scanKeys, fromCursor: current.cursor } satisfies RegistryScanRequest);
         registryStats(abort.signal)
           .then((stats) => setTotal((t) => Math.max(t ?? 0, stats.total_announcements)))
           .catch(() => {});

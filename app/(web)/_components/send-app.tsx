@@ -1,14 +1,15 @@
 'use client';
 /**
  * Send: find the recipient's meta-address (a .eth or .sui name through this server's resolver,
- * or pasted), create the one-time payment in this browser (SDK `createStealthPayment`), then
+ * a plain address through the ERC-6538 registry read by the wallet (registry-recipient.tsx), or
+ * pasted, in either form: scheme 3 for a 1250-byte one, 1000 for 1218 bytes), create the one-time payment in this browser (SDK `createStealthPayment`), then
  * either pay and announce it on chain from a connected wallet (pay-from-wallet.tsx, EVM), or pay
  * elsewhere and announce it here with the transaction hash (INTERFACE.md 4.3).
  */
-import { bytesToHex, createStealthPayment, decodeMetaAddress, type MetaAddress, type StealthPayment } from '@wraith-pq/sdk';
+import { bytesToHex, createStealthPayment, decodeAnyMetaAddress, type AnyMetaAddress, type StealthPayment } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { followedChains, publishAnnouncement, resolveName, type FollowedChain } from '../_lib/api';
+import { ApiError, followedChains, publishAnnouncement, resolveEnsAddress, resolveName, type FollowedChain } from '../_lib/api';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
@@ -23,10 +24,13 @@ const PayFromWallet = dynamic(() => import('./pay-from-wallet').then((m) => m.Pa
   loading: () => <p className="hint">Loading…</p>,
 });
 
+/** A plain address's meta-address from the ERC-6538 registry, read through the wallet (viem loads with it). */
+const RegistryRecipient = dynamic(() => import('./registry-recipient').then((m) => m.RegistryRecipient), { ssr: false });
+
 /** Which chain the wallet pays on, and switching it (viem's chain table loads with it). */
 const PayChain = dynamic(() => import('./pay-chain').then((m) => m.PayChain), { ssr: false });
 
-type Recipient = { meta: MetaAddress; source: string; cid?: string };
+type Recipient = { meta: AnyMetaAddress; source: string; cid?: string };
 type Payment = StealthPayment & { chain: string };
 
 export function SendApp() {
@@ -82,22 +86,36 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [found, setFound] = useState<Recipient | null>(null);
+  /** An address (typed, or an ENS name's without a stealth-meta record): looked up in the ERC-6538 registry through the wallet. */
+  const [lookup, setLookup] = useState<{ address: string; name?: string } | null>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     setFound(null);
+    setLookup(null);
     const parsed = classifyRecipient(input);
     if (parsed.kind === 'invalid') return setError(parsed.reason);
+    if (parsed.kind === 'address') return setLookup({ address: parsed.address });
     setBusy(true);
     try {
       let recipient: Recipient;
       if (parsed.kind === 'meta-address') {
-        recipient = { meta: decodeMetaAddress(parsed.text), source: 'the pasted meta-address' };
+        recipient = { meta: decodeAnyMetaAddress(parsed.text), source: 'the pasted meta-address' };
       } else {
-        const resolved = await resolveName(parsed.kind, parsed.name);
+        const resolved = await resolveName(parsed.kind, parsed.name).catch(async (cause) => {
+          // A .eth name without a stealth-meta record: the address it sets may have an ERC-6538 registration.
+          if (parsed.kind !== 'ens' || !(cause instanceof ApiError) || cause.code !== 'NO_STEALTH_RECORD') throw cause;
+          const { ens_name, address } = await resolveEnsAddress(parsed.name).catch((inner) => {
+            if (!(inner instanceof ApiError) || inner.code !== 'NAME_NOT_FOUND') throw inner;
+            throw new Error(`${parsed.name} has no stealth-meta record and sets no address to look up in the ERC-6538 registry: it cannot be paid privately yet.`);
+          });
+          setLookup({ address, name: ens_name });
+          return null;
+        });
+        if (resolved === null) return;
         // Validate locally too: the payment is only as good as the key it encrypts to.
-        recipient = { meta: decodeMetaAddress(resolved.meta_address), source: parsed.name, ...(resolved.ipfs_cid ? { cid: resolved.ipfs_cid } : {}) };
+        recipient = { meta: decodeAnyMetaAddress(resolved.meta_address), source: parsed.name, ...(resolved.ipfs_cid ? { cid: resolved.ipfs_cid } : {}) };
       }
       setFound(recipient);
       onFound(recipient);
@@ -115,11 +133,11 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
       </h2>
       <form onSubmit={onSubmit} noValidate>
         <div className="field">
-          <label htmlFor={id}>Name or meta-address</label>
+          <label htmlFor={id}>Name or meta-address, or an address</label>
           <input
             id={id}
             type="text"
-            placeholder="alice.eth, alice.sui or 0x02…"
+            placeholder="alice.eth, alice.sui, 0x… address or meta-address"
             autoComplete="off"
             autoCapitalize="off"
             spellCheck={false}
@@ -129,7 +147,8 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
             aria-invalid={error ? true : undefined}
           />
           <p className="hint" id={`${id}-hint`}>
-            An ENS name (.eth), a SuiNS name (.sui), or the recipient&apos;s meta-address (hex or st:eth:0x…).
+            An ENS name (.eth), a SuiNS name (.sui), an address registered in the ERC-6538 registry (0x and 40 hex digits), or the
+            recipient&apos;s meta-address (hex or st:eth:0x…).
           </p>
         </div>
         <button type="submit" disabled={busy}>
@@ -137,11 +156,23 @@ function FindRecipient({ onFound }: { onFound: (recipient: Recipient) => void })
         </button>
       </form>
       {error && <Notice kind="error">{error}</Notice>}
+      {lookup && !found && (
+        <RegistryRecipient
+          key={lookup.address}
+          address={lookup.address}
+          {...(lookup.name ? { name: lookup.name } : {})}
+          onFound={(recipient) => {
+            setFound(recipient);
+            onFound(recipient);
+          }}
+        />
+      )}
       {found && (
         <Notice kind="success">
           Found the meta-address of <strong>{found.source}</strong>
           {found.cid ? <> (IPFS <code>{found.cid}</code>)</> : null}: spending key{' '}
-          <code>{shortHex(bytesToHex(found.meta.spendingPublicKey))}</code>.
+          <code>{shortHex(bytesToHex(found.meta.spendingPublicKey))}</code>. The payment uses{' '}
+          <strong data-testid="recipient-scheme">{found.meta.schemeId === 3 ? 'scheme 3 (ERC-8441)' : 'scheme 1000 (Wraith)'}</strong>.
         </Notice>
       )}
     </section>
@@ -253,6 +284,7 @@ function Announce({ payment, amount, step, chains, walletChainId }: AnnounceProp
         ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
         view_tag: payment.viewTag,
         tx_hash: txHash.trim(),
+        ...(payment.schemeId === 3 ? { scheme_id: 3, stealth_address: payment.stealthAddress } : {}),
         ...(amount.trim() ? { amount: amount.trim() } : {}),
         // Named as the server names that chain's indexed rows, with its id.
         ...(chosen ? { chain: chosen.name || payment.chain, chain_id: chosen.id } : { chain: payment.chain }),

@@ -86,10 +86,18 @@ export function resolveName(service: 'ens' | 'suins', name: string): Promise<Res
   return json(`/api/v1/${service}/resolve/${encodeURIComponent(name)}`);
 }
 
+/** GET /api/v1/ens/address/:name: the address a .eth name sets, to look its ERC-6538 registration up through the wallet. */
+export function resolveEnsAddress(name: string): Promise<{ ens_name: string; address: string }> {
+  return json(`/api/v1/ens/address/${encodeURIComponent(name)}`);
+}
+
 export type PublishAnnouncementBody = {
   ephemeral_key: string;
   view_tag: number;
   tx_hash: string;
+  /** Scheme 3 (ERC-8441) needs the announced one-time address: the scanner decides on it (API.md). */
+  scheme_id?: 1000 | 3;
+  stealth_address?: string;
   amount?: string;
   chain?: string;
   /** EIP-155 id of the chain the payment was made on (API.md "Several chains"). */

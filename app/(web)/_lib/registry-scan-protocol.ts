@@ -13,7 +13,7 @@ import type { SavedDiscovery } from './scan-state';
 import type { UnlockedKeys } from './unlocked-keys';
 
 export type RegistryScanRequest =
-  | { type: 'start'; keys: Pick<UnlockedKeys, 'viewingSecretKey' | 'spendingPublicKey' | 'spendingSecretKey'>; fromCursor: number }
+  | { type: 'start'; keys: Pick<UnlockedKeys, 'viewingSecretKey' | 'spendingPublicKey' | 'spendingSecretKey' | 'viewingSeed'>; fromCursor: number }
   | { type: 'cancel' }
   /** The registry's pages, in cursor order (the page fetches them; the worker decodes and scans). */
   | PageMessage;
