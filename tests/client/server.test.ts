@@ -70,6 +70,8 @@ const CLIENT_METHOD_OF_OPERATION: Record<string, keyof WraithClient> = {
   'GET /api/v1/ipfs/{cid}': 'getIpfsContent',
   'GET /api/v1/ens/resolve/{name}': 'resolveEns',
   'GET /api/v1/suins/resolve/{name}': 'resolveSuins',
+  'GET /api/v1/ens/address/{name}': 'resolveEnsAddress',
+  'GET /api/v1/erc6538/{address}': 'readErc6538',
   'POST /api/v1/yellow/channel/create': 'createChannel',
   'POST /api/v1/yellow/channel/discover': 'discoverChannels',
   'GET /api/v1/yellow/channel/{id}/status': 'getChannelStatus',
@@ -89,6 +91,16 @@ describe('coverage', () => {
     );
     expect(operations.sort()).toEqual(Object.keys(CLIENT_METHOD_OF_OPERATION).sort());
     for (const method of Object.values(CLIENT_METHOD_OF_OPERATION)) expect(typeof client[method], method).toBe('function');
+  });
+});
+
+describe('ERC-6538', () => {
+  it('readErc6538 on a server that follows no chain is a 422 CHAIN_NOT_FOLLOWED ApiError; a bad address is a 400 naming it', async () => {
+    const refused = await client.readErc6538(`0x${'11'.repeat(20)}`, { scheme_id: 3 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 422, code: 'CHAIN_NOT_FOLLOWED' });
+    const bad = await client.readErc6538('0x1234').catch((e: unknown) => e);
+    expect(bad).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
   });
 });
 

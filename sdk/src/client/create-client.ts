@@ -39,6 +39,9 @@ import type {
   ResolveEnsReturnType,
   ResolveSuinsParameters,
   ResolveSuinsReturnType,
+  ResolveEnsAddressReturnType,
+  ReadErc6538Parameters,
+  ReadErc6538ReturnType,
   ScanParameters,
   ScanReturnType,
   UploadMetaAddressParameters,
@@ -109,6 +112,14 @@ export type WraithClient = {
   resolveEns(name: string, options?: CallOptions): Promise<ResolveEnsReturnType>;
   /** GET /api/v1/suins/resolve/:name: the meta-address a `.sui` name publishes. */
   resolveSuins(name: string, params?: ResolveSuinsParameters, options?: CallOptions): Promise<ResolveSuinsReturnType>;
+  /** GET /api/v1/ens/address/:name: the Ethereum address a `.eth` name sets (ENSIP-1), for a registry lookup. */
+  resolveEnsAddress(name: string, options?: CallOptions): Promise<ResolveEnsAddressReturnType>;
+  /**
+   * GET /api/v1/erc6538/:address: the meta-address `address` registered in the ERC-6538 registry of
+   * a chain the server follows (scheme 3 preferred). A wallet that wants the server not to learn
+   * whom it pays reads the registry itself (`resolveRegisteredMetaAddress` in `/evm`).
+   */
+  readErc6538(address: string, params?: ReadErc6538Parameters, options?: CallOptions): Promise<ReadErc6538ReturnType>;
 
   /** POST /api/v1/yellow/channel/create: open a private channel to a name or meta-address (announced in the registry). */
   createChannel(params: CreateChannelParameters, options?: CallOptions): Promise<CreateChannelReturnType>;
@@ -195,6 +206,8 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
     },
     resolveEns: (name, options) => get(`/api/v1/ens/resolve/${segment(name, 'name')}`, options),
     resolveSuins: (name, params = {}, options) => get(`/api/v1/suins/resolve/${segment(name, 'name')}`, options, { no_cache: params.no_cache }),
+    resolveEnsAddress: (name, options) => get(`/api/v1/ens/address/${segment(name, 'name')}`, options),
+    readErc6538: (address, params = {}, options) => get(`/api/v1/erc6538/${segment(address, 'address')}`, options, { chain_id: params.chain_id, scheme_id: params.scheme_id }),
 
     createChannel: (params, options) => post('/api/v1/yellow/channel/create', params, options),
     discoverChannels: (params, options) => post('/api/v1/yellow/channel/discover', params, options),

@@ -292,6 +292,30 @@ export type ResolveSuinsParameters = {
 
 export type ResolveSuinsReturnType = ResolvedMetaAddressJson & { suins_name: string };
 
+export type ResolveEnsAddressReturnType = {
+  /** The name as resolved, ENSIP-15 normalised. */
+  ens_name: string;
+  /** The Ethereum address the name sets (ENSIP-1 `addr`), EIP-55. */
+  address: string;
+};
+
+export type ReadErc6538Parameters = {
+  /** EIP-155 id of a chain the server follows; may be left out when it follows one chain. */
+  chain_id?: number;
+  /** Only this scheme: 3 (ERC-8441) or 1000. Left out: scheme 3 when registered, else 1000. */
+  scheme_id?: 1000 | 3;
+};
+
+export type ReadErc6538ReturnType = {
+  /** The address whose registration this is (EIP-55). */
+  registrant: string;
+  chain_id: number;
+  /** The scheme the meta-address is registered under. */
+  scheme_id: 1000 | 3;
+  /** The registered meta-address, lowercase hex without `0x`: 1250 bytes (scheme 3) or 1218 (scheme 1000). */
+  meta_address: string;
+};
+
 // --- private channels ---------------------------------------------------------------------
 
 export type CreateChannelParameters = {
