@@ -46,7 +46,8 @@ type KernelExports = {
 
 let compiled: WebAssembly.Module | null | undefined;
 
-function compiledModule(): WebAssembly.Module | null {
+/** @internal The compiled module (cached), or null where WebAssembly SIMD is unavailable; the secp256k1 batch (erc8441-ecdh.ts) instantiates it too. */
+export function compiledModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     compiled = null;
     try {
