@@ -49,11 +49,14 @@ export function wasmErc8441Available(): boolean {
   return compiledModule() !== null;
 }
 
-/** The WebAssembly core for one viewing scalar and meta-address; null where WebAssembly SIMD is unavailable. */
-export function createWasmErc8441Core(scalar: bigint, viewingPublicKeyEc: Uint8Array, encapsulationKey: Uint8Array): Erc8441WasmCore | null {
+/**
+ * The WebAssembly core for one viewing scalar and meta-address; null where WebAssembly SIMD is
+ * unavailable. `program` replaces the scalar's recoding in tests of the exceptional-lane path
+ * (lanes the kernel marks exceptional are recomputed with noble and `scalar`).
+ */
+export function createWasmErc8441Core(scalar: bigint, viewingPublicKeyEc: Uint8Array, encapsulationKey: Uint8Array, program = ecdhProgram(scalar)): Erc8441WasmCore | null {
   const module = compiledModule();
   if (!module) return null;
-  const program = ecdhProgram(scalar);
   const exports = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
   const memory = new Uint8Array(exports.memory.buffer); // fixed size: the module never grows its memory
   const at = (g: WebAssembly.Global) => g.value as number;

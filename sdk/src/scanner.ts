@@ -263,12 +263,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   }
   if (options.strict !== undefined && typeof options.strict !== 'boolean') throw new InvalidArgumentError('strict', 'must be a boolean');
   const strict = options.strict === true;
-  const erc8441 = erc8441ScannerOf(keys, b, {
-    kernel: typeof options.kernel === 'function' ? options.kernel : kernelByName(options.kernel),
-    // The batched WebAssembly ECDH goes with the WebAssembly kernel; 'typescript' and 'reference' use noble.
-    ecdh: typeof options.kernel === 'function' ? (options.kernel === wasmKernel ? 'wasm' : 'typescript') : effectiveKernel(options.kernel) === 'wasm' ? 'wasm' : 'typescript',
-    ...(constantTime ? { mode: 'constant' as const } : {}),
-  });
+  const erc8441 = erc8441ScannerOf(keys, b, erc8441ScanOptions(options.kernel, options.mode));
   /** Scheme-3 stealth addresses this scanner has reported. */
   const erc8441Seen = new Set<string>();
 
@@ -398,6 +393,18 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
 }
 
 /**
+ * The scheme-3 options that go with a scan's kernel and mode: the batched WebAssembly ECDH with
+ * the WebAssembly kernel, noble's with 'typescript' and 'reference' (the reference kernel's
+ * full decapsulation makes that path the ERC's Section 2.5 exactly).
+ * @internal Scan workers make their scheme-3 scanner with it.
+ */
+export function erc8441ScanOptions(kernel: CreateScannerOptions['kernel'], mode: CreateScannerOptions['mode']): Erc8441ScannerOptions {
+  const factory = typeof kernel === 'function' ? kernel : kernelByName(kernel);
+  const wasm = typeof kernel === 'function' ? kernel === wasmKernel : effectiveKernel(kernel) === 'wasm';
+  return { kernel: factory, ecdh: wasm ? 'wasm' : 'typescript', ...(mode === 'constant' ? { mode: 'constant' as const } : {}) };
+}
+
+/**
  * The ERC-8441 keys of a scan: given, derived from the identity (PROTOCOL.md section 10), or none.
  * @internal The scan pool sends them to its workers.
  */
@@ -426,7 +433,7 @@ export function erc8441Discovery<A extends AnnouncementInput>(
   row: Erc8441Row,
   announcement: A,
   index: number,
-  scanner: Erc8441Scanner,
+  scanner: Pick<Erc8441Scanner, 'meta'>,
   b: bigint | undefined,
 ): Discovery<A> {
   const note = row.metadata.length === 1 + 92 ? openNote(ss, row.metadata.subarray(1)) : null;
