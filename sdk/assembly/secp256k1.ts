@@ -21,10 +21,11 @@
  * zero the whole batch's product: the step then sets that lane's denominator to 1 and marks it
  * status 2, and the host recomputes it with an exact path.
  *
- * Timing: the sequence of steps is the program's, the same for every lane and every batch;
- * the square test and the arithmetic are constant-time; only the rare exceptional path branches.
+ * Timing: the sequence of steps is the program's, the same for every lane and every batch, and
+ * the arithmetic is constant-time; the square test (Jacobi symbol) of each key's x^3 + 7 is
+ * variable-time on that public value; only the rare exceptional path branches on secret data.
  */
-import { feAdd, feFromBytes, feIsZero, feMul, feMulSmall, feSqr, feSqrN, feSub, feToBytes, feWeak } from './secp256k1-field';
+import { feAdd, feFromBytes, feIsZero, feMul, feMulSmall, feNormalize, feSqr, feSqrN, feSub, feToBytes, feWeak } from './secp256k1-field';
 import {
   ACC_X,
   ACC_Y,
@@ -104,15 +105,57 @@ function feInv(r: usize, a: usize): void {
   feSqrN(T_POW, T_POW, 2); feMul(r, T_POW, a);
 }
 
-/** Whether a is a square mod p (0 counts as one): (a^((p+1)/4))^2 == a, constant-time. */
-function feIsSquare(a: usize): bool {
-  chain223(a);
-  feSqrN(T_POW, X223, 23); feMul(T_POW, T_POW, X22);
-  feSqrN(T_POW, T_POW, 6); feMul(T_POW, T_POW, X2);
-  feSqrN(T_POW, T_POW, 2); // a^((p+1)/4)
-  feSqr(T_POW, T_POW);
-  feSub(T_POW, T_POW, a);
-  return feIsZero(T_POW, T_SCRATCH);
+/**
+ * Whether a (nonzero) is a square mod p: the Jacobi symbol (a/p) by the binary algorithm on four
+ * 64-bit words, variable-time. It runs on the ephemeral key's x^3 + 7 only: public data.
+ */
+function feIsSquareVar(a: usize): bool {
+  feNormalize(T_SCRATCH, a);
+  const t0 = load<u64>(T_SCRATCH, 0); const t1 = load<u64>(T_SCRATCH, 8); const t2 = load<u64>(T_SCRATCH, 16);
+  const t3 = load<u64>(T_SCRATCH, 24); const t4 = load<u64>(T_SCRATCH, 32); const t5 = load<u64>(T_SCRATCH, 40);
+  const t6 = load<u64>(T_SCRATCH, 48); const t7 = load<u64>(T_SCRATCH, 56); const t8 = load<u64>(T_SCRATCH, 64);
+  const t9 = load<u64>(T_SCRATCH, 72);
+  let a0 = t0 | (t1 << 26) | (t2 << 52);
+  let a1 = (t2 >> 12) | (t3 << 14) | (t4 << 40);
+  let a2 = (t4 >> 24) | (t5 << 2) | (t6 << 28) | (t7 << 54);
+  let a3 = (t7 >> 10) | (t8 << 16) | (t9 << 42);
+  // p = 2^256 - 2^32 - 977
+  let p0: u64 = 0xfffffffefffffc2f;
+  let p1: u64 = 0xffffffffffffffff;
+  let p2: u64 = 0xffffffffffffffff;
+  let p3: u64 = 0xffffffffffffffff;
+  let sign = 1;
+  while (true) {
+    if ((a0 | a1 | a2 | a3) == 0) return (p0 == 1 && (p1 | p2 | p3) == 0) && sign > 0;
+    // a = a / 2^k: each factor 2 flips the sign when p = 3 or 5 mod 8.
+    while (a0 == 0) {
+      a0 = a1; a1 = a2; a2 = a3; a3 = 0; // 64 factors of 2: an even count, no sign change
+    }
+    const k = <u64>ctz(a0);
+    if (k > 0) {
+      if ((k & 1) != 0 && ((p0 & 7) == 3 || (p0 & 7) == 5)) sign = -sign;
+      a0 = (a0 >> k) | (a1 << (64 - k));
+      a1 = (a1 >> k) | (a2 << (64 - k));
+      a2 = (a2 >> k) | (a3 << (64 - k));
+      a3 = a3 >> k;
+    }
+    // Now a is odd: if a < p, swap (quadratic reciprocity: flip when both are 3 mod 4).
+    const less = a3 != p3 ? a3 < p3 : a2 != p2 ? a2 < p2 : a1 != p1 ? a1 < p1 : a0 < p0;
+    if (less) {
+      let x = a0; a0 = p0; p0 = x;
+      x = a1; a1 = p1; p1 = x;
+      x = a2; a2 = p2; p2 = x;
+      x = a3; a3 = p3; p3 = x;
+      if ((a0 & 3) == 3 && (p0 & 3) == 3) sign = -sign;
+    }
+    // a = a - p (even now, both odd)
+    const d0 = a0 - p0; let borrow: u64 = a0 < p0 ? 1 : 0;
+    const d1 = a1 - p1 - borrow; borrow = a1 < p1 || (a1 == p1 && borrow != 0) ? 1 : 0;
+    const d2 = a2 - p2 - borrow; borrow = a2 < p2 || (a2 == p2 && borrow != 0) ? 1 : 0;
+    const d3 = a3 - p3 - borrow;
+    a0 = d0; a1 = d1; a2 = d2; a3 = d3;
+  }
+  return false;
 }
 
 /**
@@ -214,7 +257,7 @@ export function ecdhBatch(count: i32, programLength: i32): void {
     feMul(d, d, x);
     store<u64>(d, load<u64>(d) + 7);
     let status: u8 = 0;
-    if (!feIsSquare(d)) {
+    if (!feIsSquareVar(d)) {
       status = 1;
       memory.copy(x, T_GX, FE_BYTES);
       feSqr(d, x);
