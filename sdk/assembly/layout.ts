@@ -2,7 +2,8 @@
 /**
  * Static memory map of the scan kernel. Nothing is allocated at run time: every buffer has a
  * fixed address, so pointer arithmetic folds into load/store immediates and the module needs
- * no allocator (`--runtime stub`, 3 pages, no growth).
+ * no allocator (`--runtime stub`, 15 pages, no growth: ML-KEM in the first 3, the secp256k1
+ * batch and ERC-8441's combiner after them).
  *
  * Lane layout ("SIMD across announcements"): a group of 8 announcements is processed at once;
  * coefficient `j` of polynomial `k` of announcement `a` is the i16 at
@@ -51,7 +52,7 @@ export const INPUT: usize = 65536;
 /** Outputs: 32 bytes per ciphertext (K', or m' for `decrypt`), then one view tag byte each. */
 export const OUT_SECRETS: usize = INPUT + <usize>MAX_BATCH * CIPHERTEXT_BYTES; // 135168
 export const OUT_TAGS: usize = OUT_SECRETS + <usize>MAX_BATCH * SECRET_BYTES; // 137216
-/** End of the used memory: must stay within the 3 pages (196608 bytes) set in build-wasm.mjs. */
+/** End of the ML-KEM part: must stay below EC_BASE (196608, 3 pages; build-wasm.mjs checks it). */
 export const MEMORY_END: usize = OUT_TAGS + <usize>MAX_BATCH; // 137280
 
 /*

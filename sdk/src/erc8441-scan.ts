@@ -8,9 +8,30 @@
  * malformed announcement is a skip with its reason, never an exception: `announce()` is
  * permissionless, and a scanner that throws on a shape stops at the first junk event.
  *
- * Timing: the ECDH and the decapsulation run for every well-formed announcement; what follows
- * (offset, point addition, address) runs only on a view-tag match, so a scan's duration reveals how
- * many rows passed the view tag (about 1 in 256 of foreign rows), not which matched.
+ * Two paths, the same discoveries for every announcement a sender without the tracking key can
+ * make (see `checkFast` for the one difference):
+ *
+ * - fast (default): announcements are checked in batches (`checkBatch`; `check` is a batch of
+ *   one). `ss_ec` comes from the WebAssembly secp256k1 batch (erc8441-ecdh.ts, 256 announcements
+ *   in lockstep) where WebAssembly SIMD runs, else noble; `ss_pq` is the ML-KEM kernel's
+ *   candidate `K'`, as for scheme 1000; the combiner's SHA3-256 runs in WebAssembly too. After a
+ *   view-tag match only: the re-encryption check, then the offset, the point addition and the
+ *   address.
+ * - `mode: 'constant'`: the ERC's Section 2.5 as written, with noble's constant-time ECDH and
+ *   full decapsulation (re-encryption and implicit rejection for every announcement), and the
+ *   offset, point addition and address computed for every well-formed announcement whatever its
+ *   view tag; the decision is taken at the end.
+ *
+ * Timing of the fast path: the ECDH's sequence of field operations is fixed by the viewing
+ * scalar's recoding, once per scan, and is the same for every announcement (the arithmetic is
+ * constant-time); the length of that sequence, so the time per announcement of a whole scan,
+ * depends on the scalar (its GLV halves' nonzero wNAF digits). The epk's square test is
+ * variable-time on the epk, which is public. What follows a view-tag match (re-encryption check,
+ * offset, point addition, address) runs only then, so a scan's duration reveals how many rows
+ * passed the view tag (about 1 in 256 foreign rows, more when a sender crafts them), not which
+ * ones matched. `mode: 'constant'` removes the dependence on matches and on the ciphertexts:
+ * every well-formed announcement costs the same work; malformed ones (wrong length, an epk that
+ * is no point: public facts) are skipped early in both modes.
  * @module
  */
 import { evmAddressOf } from './address.ts';

@@ -7,7 +7,7 @@
  */
 
 /** SHA-256 of the AssemblyScript sources, compiler version and flags this module was built from. */
-export const SCAN_KERNEL_WASM_SOURCE_SHA256 = 'fa6c29b1d4681fc88975699124c517aec34efc637bd92256e5e09623ade29165';
+export const SCAN_KERNEL_WASM_SOURCE_SHA256 = 'b9f400c1c33f56ce77c0d7ee2386c5505d3071d34277fec610bfa59af1453fcd';
 
 export const SCAN_KERNEL_WASM_BASE64 =
   'AGFzbQEAAAABJAZgAn9/AGABfwBgAABgA39/fwBgAX8Bf2AJf39/f39/f39/AAMXFgMDAAAFAQIAAAQAAgIEAAIBAQECAQEFBAEBDw8GcRF/AEHAAAt/AEGA' +

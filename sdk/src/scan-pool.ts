@@ -7,7 +7,8 @@
  * - browsers: `spawn: () => new Worker(new URL('@wraith-pq/sdk/scan-worker', import.meta.url), { type: 'module' })`;
  * - Node: a `worker_threads` Worker whose script wires `createScanWorkerHandler()` to `parentPort`.
  * Keys are sent to the workers once (they stay on this device: workers are threads of this
- * process/page). Ciphertexts are packed and transferred, not copied per announcement.
+ * process/page). Ciphertexts are packed and transferred, not copied per announcement. Scheme-3
+ * (ERC-8441) rows go to the workers in slices of their own, with the scan's tracking key.
  * @module
  */
 import { erc8441RowOf, MALFORMED_LIST_LIMIT, packAnnouncements, parseAnnouncement, type AnnouncementInput, type Erc8441Row, type MalformedAnnouncement } from './announcement.ts';

@@ -189,6 +189,12 @@ export type CreateScannerOptions = {
    * path). `'constant'`: the check runs on every announcement — several times slower, and the
    * time no longer depends on which announcements match. Scanning on the user's own device,
    * where nobody else observes the timing, is the recommended setting for `'fast'`.
+   *
+   * Scheme-3 (ERC-8441) rows likewise: `'fast'` batches them through the WebAssembly secp256k1
+   * kernel (its time per row fixed by the viewing scalar's recoding, once per scan) and runs the
+   * re-encryption check, offset, point addition and address only after a view-tag match;
+   * `'constant'` runs full decapsulation, noble's constant-time ECDH and the offset, point
+   * addition and address for every well-formed row (see erc8441-scan.ts).
    */
   mode?: 'fast' | 'constant';
   /**
