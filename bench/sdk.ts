@@ -29,7 +29,8 @@ import { parseViewingSecretKey } from '../sdk/src/viewing-key.ts';
 import { bytesToBigInt } from '../sdk/src/bytes.ts';
 import { createWasmErc8441Core, wasmErc8441Available } from '../sdk/src/erc8441-scan-wasm.ts';
 import { nodeScanWorkerSpawner } from '../tests/helpers/scan-worker-node.ts';
-import { measureInterleaved, median, printTable, type Measurement } from './harness.ts';
+import { benchScheme3Browser } from './browser.ts';
+import { formatRate, measureInterleaved, median, printTable, type Measurement } from './harness.ts';
 
 export async function benchSdk(): Promise<Measurement[]> {
   const keys = generateKeys();
@@ -137,12 +138,13 @@ export async function benchScheme3(): Promise<Measurement[]> {
   );
   const tiny = rows[1]!;
   printTable('Scheme 3 (ERC-8441) on one core', rows, tiny);
-  const pooled = await benchScheme3Pool(identity, foreign);
+  const pooled = [...(await benchScheme3Pool(identity, foreign)), ...(await benchScheme3Browser())];
   const all = [...rows, ...pooled];
   const wasmRate = rows.find((r) => r.name.startsWith('scheme-3 scan, WASM'))!.opsPerSecond;
   console.log(`\nWASM kernel scheme-3 rows/s on one core / tiny-secp256k1 pointMultiply/s: ${(wasmRate / tiny.opsPerSecond).toFixed(2)}x (target: at least 3x)`);
   console.log(`scheme-1000 rows/s / scheme-3 rows/s (WASM kernel, one core): ${(rows.at(-1)!.opsPerSecond / wasmRate).toFixed(0)}x`);
-  for (const p of pooled) console.log(`${p.name}: ${(p.opsPerSecond / tiny.opsPerSecond).toFixed(2)}x tiny-secp256k1's one-core rate`);
+  console.log('');
+  for (const p of pooled) console.log(`${p.name}: ${formatRate(p.opsPerSecond)} rows/s, ${(p.opsPerSecond / tiny.opsPerSecond).toFixed(2)}x tiny-secp256k1's one-core rate`);
   return all;
 }
 
