@@ -130,14 +130,21 @@ export function createErc8441Scanner(parameters: CreateErc8441ScannerParameters)
     return { meta, check: (a) => checkConstant(a, key), checkBatch: (all) => all.map((a) => checkConstant(a, key)) };
   }
   const kernel = (parameters.kernel ?? wasmKernel)(viewing);
-  const wasm = parameters.ecdh === 'typescript' ? null : createWasmErc8441Core(viewingScalar, meta.viewingPublicKeyEc, meta.encapsulationKey);
   const single: Erc8441Engine = { kernel, ecdh: createTypescriptEcdhX(viewingScalar), combine: combineTypescript(meta) };
   // A batch of one would pay the lockstep's per-step inversions alone: single checks use noble.
-  const batched: Erc8441Engine = wasm ? { kernel, ecdh: wasm.ecdh, combine: wasm.combine } : single;
+  // The WebAssembly instance (its own memory) is made on the first batch, so `check` alone never pays for it.
+  let batched: Erc8441Engine | undefined;
+  const batchEngine = (): Erc8441Engine => {
+    if (batched === undefined) {
+      const wasm = parameters.ecdh === 'typescript' ? null : createWasmErc8441Core(viewingScalar, meta.viewingPublicKeyEc, meta.encapsulationKey);
+      batched = wasm ? { kernel, ecdh: wasm.ecdh, combine: wasm.combine } : single;
+    }
+    return batched;
+  };
   return {
     meta,
     check: (announcement) => checkFast([announcement], key, single)[0]!,
-    checkBatch: (announcements) => checkFast(announcements, key, batched),
+    checkBatch: (announcements) => checkFast(announcements, key, batchEngine()),
   };
 }
 
