@@ -3,8 +3,8 @@
  * announcement costs the scanner one ECDH with its viewing scalar), in two engines with the same
  * results:
  *
- * - WebAssembly (erc8441-scan-wasm.ts): the scan kernel's secp256k1 batch (sdk/assembly/secp256k1.ts). The scalar is
- *   recoded once per scan: GLV split `k = k1 + k2·lambda (mod n)` with the secp256k1
+ * - WebAssembly (erc8441-scan-wasm.ts): the scan kernel's secp256k1 batch
+ *   (sdk/assembly/secp256k1.ts). The scalar is recoded once per scan: GLV split `k = k1 + k2·lambda (mod n)` with the secp256k1
  *   endomorphism, each half in width-5 wNAF, merged into one program of doublings and additions
  *   that every lane of a batch runs in lockstep with affine formulas and one field inversion per
  *   step for the whole batch (Montgomery's trick). No square root: lanes compute on an
@@ -13,8 +13,9 @@
  *   SIMD, and the oracle of the tests).
  *
  * Timing of the WASM engine: the program depends on the scalar only, so every batch of a scan
- * runs the same sequence of steps whatever the keys; the arithmetic and the square test are
- * constant-time. What varies: the program's length with the scalar's recoding (fixed per scan,
+ * runs the same sequence of steps whatever the keys, and the arithmetic is constant-time. What
+ * varies: the square test of each key's x^3 + 7 (a variable-time Jacobi symbol, on public data);
+ * the program's length with the scalar's recoding (fixed per scan,
  * so a scan's duration per row says something about the number of nonzero wNAF digits of the
  * viewing scalar's halves), and the exact fallback for a lane whose addition would be
  * exceptional (impossible for curve points and a scalar in range, kept as a safety net).
