@@ -81,3 +81,43 @@ export async function benchBrowser(): Promise<Measurement[]> {
     await browser.close();
   }
 }
+
+/**
+ * Issue 25: scheme-3 (ERC-8441) rows in one Chromium Web Worker (the SDK's pool of 1, WASM
+ * kernel), timed inside the page: 1,024 foreign payments (64 distinct ones, repeated) and one of
+ * the recipient's, after a warm-up batch. Run from `npm run bench -- sdk`, beside the Node rows.
+ */
+export async function benchScheme3Browser(): Promise<Measurement[]> {
+  const [main, worker] = await Promise.all([
+    bundleForBrowser(new URL('../sdk/src/index.ts', import.meta.url), { globalName: 'Wraith', minify: true }),
+    bundleForBrowser(new URL('../sdk/src/scan-worker.ts', import.meta.url), { minify: true }),
+  ]);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.route('https://wallet.test/', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>bench</title>' }));
+    await page.route('https://wallet.test/scan-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: worker }));
+    await page.goto('https://wallet.test/');
+    await page.addScriptTag({ content: main });
+    await page.addScriptTag({ content: 'window.__name = (f) => f;' });
+    const result = await page.evaluate(async () => {
+      const W = (globalThis as any).Wraith;
+      const identity = W.generateKeys();
+      const other = W.erc8441KeysOf(W.generateKeys()).metaAddress;
+      const distinct = Array.from({ length: 64 }, () => W.createStealthPayment(other));
+      const rows = Array.from({ length: 1024 }, (_, i) => distinct[i % 64]);
+      rows[512] = W.createStealthPayment(W.erc8441KeysOf(identity).metaAddress);
+      const pool = await W.createScanPool(identity, { size: 1, spawn: () => new Worker('/scan-worker.js') });
+      const warm = await pool.scan(rows); // warm-up; the payment is reported once per pool
+      const started = performance.now();
+      const timed = await pool.scan(rows);
+      const ms = performance.now() - started;
+      pool.close();
+      return { ms, found: warm.discoveries.length, kernel: pool.kernel, erc8441: timed.stats.erc8441 };
+    });
+    if (result.found !== 1 || result.erc8441 !== 1024 || result.kernel !== 'wasm') throw new Error(`the browser scheme-3 scan went wrong: ${JSON.stringify(result)}`);
+    return [{ name: `scheme-3 scan, Chromium ${browser.version()}, one Web Worker (${result.kernel}), 1,024 rows a batch`, opsPerSecond: (1024 * 1000) / result.ms, unit: 'rows/s', samples: [result.ms] }];
+  } finally {
+    await browser.close();
+  }
+}

@@ -10,7 +10,7 @@ import { benchIndexer } from './indexer.ts';
 import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
 import { benchScanPage } from './scan-page.ts';
-import { benchPageDecode, benchSdk } from './sdk.ts';
+import { benchPageDecode, benchScheme3, benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
 
 const only = process.argv[2];
@@ -18,6 +18,8 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   sdk: benchSdk,
   // The binary page decode part of `sdk` alone (issue 24).
   'sdk-decode': () => benchPageDecode(),
+  // The scheme-3 (ERC-8441) part of `sdk` alone (issue 25).
+  'sdk-scheme3': () => benchScheme3(),
   api: benchApi,
   stream: benchStream,
   pool: benchPool,

@@ -2,7 +2,8 @@
 /**
  * Static memory map of the scan kernel. Nothing is allocated at run time: every buffer has a
  * fixed address, so pointer arithmetic folds into load/store immediates and the module needs
- * no allocator (`--runtime stub`, 3 pages, no growth).
+ * no allocator (`--runtime stub`, 15 pages, no growth: ML-KEM in the first 3, the secp256k1
+ * batch and ERC-8441's combiner after them).
  *
  * Lane layout ("SIMD across announcements"): a group of 8 announcements is processed at once;
  * coefficient `j` of polynomial `k` of announcement `a` is the i16 at
@@ -51,5 +52,48 @@ export const INPUT: usize = 65536;
 /** Outputs: 32 bytes per ciphertext (K', or m' for `decrypt`), then one view tag byte each. */
 export const OUT_SECRETS: usize = INPUT + <usize>MAX_BATCH * CIPHERTEXT_BYTES; // 135168
 export const OUT_TAGS: usize = OUT_SECRETS + <usize>MAX_BATCH * SECRET_BYTES; // 137216
-/** End of the used memory: must stay within the 3 pages (196608 bytes) set in build-wasm.mjs. */
+/** End of the ML-KEM part: must stay below EC_BASE (196608, 3 pages; build-wasm.mjs checks it). */
 export const MEMORY_END: usize = OUT_TAGS + <usize>MAX_BATCH; // 137280
+
+/*
+ * secp256k1 batch ECDH (assembly/secp256k1.ts), pages 3 and up. A field element is ten u64
+ * limbs (80 bytes); each per-lane array holds EC_MAX_BATCH elements, lane i at + 80i.
+ */
+/** Announcements per `ecdhBatch` call (lanes in lockstep: one inversion per step for all). */
+export const EC_MAX_BATCH: i32 = 256;
+export const FE_BYTES: usize = 80;
+const EC_ARRAY: usize = <usize>EC_MAX_BATCH * FE_BYTES; // 20480
+export const EC_BASE: usize = 196608;
+/** x-coordinates of the ephemeral keys, 32 bytes big-endian each, written by the host (each < p). */
+export const EC_INPUT: usize = EC_BASE;
+/** ECDH(k, P).x, 32 bytes big-endian each. */
+export const EC_OUTPUT: usize = EC_INPUT + <usize>EC_MAX_BATCH * 32;
+/** Per lane: 0 computed, 1 not on the curve (x^3 + 7 is not a square), 2 exceptional (the host recomputes it). */
+export const EC_STATUS: usize = EC_OUTPUT + <usize>EC_MAX_BATCH * 32;
+/** The scalar's operation sequence, written by the host (see secp256k1.ts), up to EC_PROGRAM_MAX bytes. */
+export const EC_PROGRAM: usize = EC_STATUS + <usize>EC_MAX_BATCH;
+export const EC_PROGRAM_MAX: i32 = 1024;
+/** Scratch field elements and constants, 32 x 80 bytes. */
+export const EC_TEMP: usize = EC_PROGRAM + <usize>EC_PROGRAM_MAX;
+export const ACC_X: usize = EC_TEMP + 32 * FE_BYTES;
+export const ACC_Y: usize = ACC_X + EC_ARRAY;
+/** x^3 + 7 per lane: the twist factor (see secp256k1.ts). */
+export const TWIST: usize = ACC_Y + EC_ARRAY;
+/** Denominators of the current step, and their prefix products (Montgomery's trick). */
+export const DENOMINATORS: usize = TWIST + EC_ARRAY;
+export const PREFIX: usize = DENOMINATORS + EC_ARRAY;
+/** Odd multiples 1P, 3P, ..., 15P (x, y), and beta * x of each (the endomorphism's images). */
+export const TABLE_X: usize = PREFIX + EC_ARRAY;
+export const TABLE_Y: usize = TABLE_X + 8 * EC_ARRAY;
+export const TABLE_LX: usize = TABLE_Y + 8 * EC_ARRAY;
+/**
+ * ERC-8441's hybrid combiner input of up to COMBINE_MAX_BATCH announcements, one padded
+ * SHA3-256 message each (DS || ss_ec || ss_pq || epk || ct || viewing_pk_ec || ek, 2430 bytes,
+ * padded to 18 blocks of 136), written by the host; their digests after them.
+ */
+export const COMBINE_MAX_BATCH: i32 = 64;
+export const COMBINE_STRIDE: usize = 2448;
+export const COMBINE_BLOCKS: i32 = 18;
+export const COMBINE_INPUT: usize = TABLE_LX + 8 * EC_ARRAY; // 810752
+export const COMBINE_OUTPUT: usize = COMBINE_INPUT + <usize>COMBINE_MAX_BATCH * COMBINE_STRIDE;
+export const EC_END: usize = COMBINE_OUTPUT + <usize>COMBINE_MAX_BATCH * 32; // 969472: within the 15 pages (983040) set in build-wasm.mjs

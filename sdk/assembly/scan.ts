@@ -12,15 +12,29 @@
  *    `decrypt(count)` writes m' instead of K' (tests).
  * Announcements go through in SIMD groups of 8; a last, partial group computes the unused
  * lanes from whatever the input slots hold and discards them.
+ *
+ * ERC-8441 (scheme 3) adds `ecdhBatch(count, programLength)`: ECDH.x of up to EC_MAX_BATCH
+ * ephemeral keys under one scalar (assembly/secp256k1.ts, protocol there), and `combine(count)`:
+ * the hybrid combiner's SHA3-256 over messages the host lays out at COMBINE_INPUT.
  */
-import { initRoundConstants, secretsAndViewTags } from './keccak';
+import { initRoundConstants, secretsAndViewTags, sha3_256Padded } from './keccak';
 import { decryptGroup, initZetas, prepareSecret } from './k-pke';
-import { CIPHERTEXT_BYTES, INPUT, LANES, MAX_BATCH, MESSAGES, OUT_SECRETS, OUT_TAGS, SECRET_BYTES } from './layout';
+import { CIPHERTEXT_BYTES, COMBINE_BLOCKS, COMBINE_INPUT, COMBINE_MAX_BATCH, COMBINE_OUTPUT, COMBINE_STRIDE, INPUT, LANES, MAX_BATCH, MESSAGES, OUT_SECRETS, OUT_TAGS, SECRET_BYTES } from './layout';
+import { initSecp256k1 } from './secp256k1';
 
 export { DK_PKE, EK_HASH, INPUT, MAX_BATCH, OUT_SECRETS, OUT_TAGS } from './layout';
+export { EC_END, EC_INPUT, EC_MAX_BATCH, EC_OUTPUT, EC_PROGRAM, EC_PROGRAM_MAX, EC_STATUS } from './layout';
+export { COMBINE_INPUT, COMBINE_MAX_BATCH, COMBINE_OUTPUT, COMBINE_STRIDE } from './layout';
+export { ecdhBatch } from './secp256k1';
+
+/** ERC-8441 hybrid combiner: SHA3-256 of `count` padded messages at COMBINE_INPUT, digests at COMBINE_OUTPUT. */
+export function combine(count: i32): void {
+  sha3_256Padded(COMBINE_INPUT, COMBINE_STRIDE, COMBINE_BLOCKS, min(count, COMBINE_MAX_BATCH), COMBINE_OUTPUT);
+}
 
 initZetas();
 initRoundConstants();
+initSecp256k1();
 
 /** Per-key work: the base-multiplication table from dk_pke (H(ek) is read from EK_HASH as is). */
 export function prepareKey(): void {

@@ -14,7 +14,8 @@ const ASSEMBLY_DIR = fileURLToPath(new URL('../assembly/', import.meta.url));
 const OUTPUT = fileURLToPath(new URL('../src/scan-kernel-wasm.bytes.ts', import.meta.url));
 const ASC_VERSION = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('assemblyscript/package.json')), 'utf8')).version;
 
-// SIMD on, -O3, no allocator (static memory map, see assembly/layout.ts), 3 fixed pages, no
+// SIMD on, -O3, no allocator (static memory map, see assembly/layout.ts), 15 fixed pages (3 for
+// ML-KEM, 12 for the secp256k1 batch and ERC-8441's combiner), no
 // imports (abort is a no-op: the kernel has no assertions on its hot path).
 const FLAGS = [
   '--enable', 'simd',
@@ -23,8 +24,8 @@ const FLAGS = [
   '--converge',
   '--noAssert',
   '--runtime', 'stub',
-  '--initialMemory', '3',
-  '--maximumMemory', '3',
+  '--initialMemory', '15',
+  '--maximumMemory', '15',
   '--use', 'abort=',
 ];
 
@@ -51,7 +52,8 @@ async function compile() {
   // The static memory map (assembly/layout.ts) must fit the fixed memory.
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(binary), {});
   const end = exports.OUT_TAGS.value + exports.MAX_BATCH.value;
-  if (end > exports.memory.buffer.byteLength) throw new Error(`memory map ends at ${end}, beyond the module's memory`);
+  if (end > exports.EC_INPUT.value) throw new Error(`the ML-KEM memory map ends at ${end}, beyond the secp256k1 area's start`);
+  if (exports.EC_END.value > exports.memory.buffer.byteLength) throw new Error(`memory map ends at ${exports.EC_END.value}, beyond the module's memory`);
   return binary;
 }
 

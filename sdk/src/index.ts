@@ -116,6 +116,7 @@ export {
   type ScanWorkerRequest,
   type ScanWorkerResponse,
   type ScanWorkerScope,
+  type WorkerErc8441Match,
 } from './scan-worker-protocol.ts';
 export { referenceKernel, type ScanKernel, type ScanKernelFactory, type ScanKernelName } from './scan-kernel.ts';
 export { typescriptKernel, typescriptKernelAvailable } from './scan-kernel-typescript.ts';

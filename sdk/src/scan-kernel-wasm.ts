@@ -4,7 +4,7 @@
  * tag — compiled from AssemblyScript (sdk/assembly) with 128-bit SIMD, 8 announcements per
  * group (one per i16x8 lane). Lazy-reduction bounds are argued in sdk/assembly/k-pke.ts.
  *
- * - per key, once: an instance of the module (its own 192 KiB memory) with `s_hat` expanded
+ * - per key, once: an instance of the module (its own 960 KiB memory, 192 KiB of it for ML-KEM) with `s_hat` expanded
  *   into the base-multiplication table and `H(ek)`;
  * - `candidates` (batch) fills whole SIMD groups; `candidate` (one announcement) runs a group
  *   with one live lane, so batches are several times faster per announcement;
@@ -46,7 +46,8 @@ type KernelExports = {
 
 let compiled: WebAssembly.Module | null | undefined;
 
-function compiledModule(): WebAssembly.Module | null {
+/** @internal The compiled module (cached), or null where WebAssembly SIMD is unavailable; the secp256k1 batch (erc8441-ecdh.ts) instantiates it too. */
+export function compiledModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     compiled = null;
     try {

@@ -7,13 +7,16 @@
  * - browsers: `spawn: () => new Worker(new URL('@wraith-pq/sdk/scan-worker', import.meta.url), { type: 'module' })`;
  * - Node: a `worker_threads` Worker whose script wires `createScanWorkerHandler()` to `parentPort`.
  * Keys are sent to the workers once (they stay on this device: workers are threads of this
- * process/page). Ciphertexts are packed and transferred, not copied per announcement.
+ * process/page). Ciphertexts are packed and transferred, not copied per announcement. Scheme-3
+ * (ERC-8441) rows go to the workers in slices of their own, with the scan's tracking key.
  * @module
  */
-import { MALFORMED_LIST_LIMIT, packAnnouncements, parseAnnouncement, type AnnouncementInput, type MalformedAnnouncement } from './announcement.ts';
+import { erc8441RowOf, MALFORMED_LIST_LIMIT, packAnnouncements, parseAnnouncement, type AnnouncementInput, type Erc8441Row, type MalformedAnnouncement } from './announcement.ts';
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
-import { completeDiscovery, createScanner, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
+import { decodeErc8441MetaAddress } from './erc8441-meta-address.ts';
+import { parseSpendingSecret } from './spending-key.ts';
+import { completeDiscovery, createScanner, erc8441Discovery, erc8441KeysOfScan, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
@@ -81,6 +84,9 @@ const SLICES_IN_FLIGHT = 2;
  * and refill their queues.
  */
 const CALLER_ROWS = 512;
+/** Scheme-3 rows per message to a worker: the WASM ECDH's batch (EC_MAX_BATCH), ~25 ms of work. */
+const ERC8441_SLICE_ROWS = 256;
+const ERC8441_KEY_BYTES = 1121;
 /** The smallest slice sent to a worker with `useCallingThread`, at the tail of a batch. */
 const MIN_SLICE_ROWS = 64;
 
@@ -203,10 +209,21 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 1;
   const size = options.size ?? Math.max(1, cores - (caller ? 1 : 0));
   if (!Number.isSafeInteger(size) || size < 1 || size > 256) throw new InvalidArgumentError('size', 'must be an integer from 1 to 256');
+  // Scheme-3 rows go to the workers too, with the scan's ERC-8441 keys (checked by `checked` above).
+  const erc8441Keys = erc8441KeysOfScan(keys);
+  const erc8441 = erc8441Keys && {
+    trackingKey: toBytes(erc8441Keys.trackingKey, 'tracking_key').slice(),
+    metaAddress: toBytes(erc8441Keys.metaAddress, 'meta_address').slice(),
+  };
+  const erc8441Meta = erc8441 && { meta: decodeErc8441MetaAddress(erc8441.metaAddress) };
+  const spendingSecret = keys.spendingSecretKey === undefined ? undefined : parseSpendingSecret(keys.spendingSecretKey, 'spending_sk');
+  /** Scheme-3 stealth addresses this pool has reported (ERC-8441 Section 2.5: once, over all batches). */
+  const erc8441Seen = new Set<string>();
   const workerKeys = {
     viewingSecretKey: toBytes(keys.viewingSecretKey, 'viewing_sk').slice(),
     spendingPublicKey: toBytes(keys.spendingPublicKey, 'spending_pk').slice(),
     ...(keys.spendingSecretKey === undefined ? {} : { spendingSecretKey: toBytes(keys.spendingSecretKey, 'spending_sk').slice() }),
+    ...(erc8441 ? { erc8441 } : {}),
   };
   const channels = Array.from({ length: size }, () => new Channel(options.spawn()));
   let kernels: EffectiveKernel[] = [];
@@ -261,11 +278,53 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // Rows are parsed here in batch order (packed slices and the calling thread's own pieces
     // alike), so the list holds the batch's first malformed rows, as one thread's would.
     const malformed: MalformedAnnouncement[] = [];
-    // Scheme-3 (ERC-8441) rows met while packing are scanned on this thread at the end: the
-    // workers' kernels read scheme 1000 only.
-    const erc8441Rows: number[] = [];
+    // Scheme-3 (ERC-8441) rows met while packing go to the workers in slices of their own (up to
+    // ERC8441_SLICE_ROWS, the WASM ECDH's lockstep width): each costs a worker ~100 times a
+    // scheme-1000 row. Without the scan's ERC-8441 keys they are only counted.
+    const erc8441Pending: { index: number; row: Erc8441Row }[] = [];
     let erc8441Count = 0;
-    const packOptions = { malformed, strict, erc8441: (index: number) => void erc8441Rows.push(index) };
+    const packOptions = {
+      malformed,
+      strict,
+      erc8441: (index: number, row: Erc8441Row) => {
+        erc8441Count++;
+        // A row of the wrong shape is a skip (ERC-8441 Section 2.7) that never reaches a worker.
+        if (erc8441 && row.ephemeralPubKey.length === ERC8441_KEY_BYTES && row.metadata.length > 0) erc8441Pending.push({ index, row });
+      },
+    };
+    const post = (worker: number, message: ScanWorkerRequest & { job: number }, transfer: ArrayBuffer[]) => {
+      load[worker]!++;
+      const answer: Promise<ScanWorkerResponse> = channels[worker]!.request(message.job, message, transfer).then((response) => {
+        load[worker]!--;
+        running.delete(answer);
+        if (response.type === 'error') failed = true;
+        return recycle(response);
+      });
+      running.add(answer);
+      parts.push(answer);
+    };
+    /** Sends up to `rows` pending scheme-3 rows to `worker`. */
+    const postErc8441 = (worker: number, rows: number) => {
+      const slice = erc8441Pending.splice(0, rows);
+      const ephemeralKeys = new Uint8Array(slice.length * ERC8441_KEY_BYTES);
+      const viewTags = new Uint8Array(slice.length);
+      slice.forEach(({ row }, k) => {
+        ephemeralKeys.set(row.ephemeralPubKey, k * ERC8441_KEY_BYTES);
+        viewTags[k] = row.metadata[0]!;
+      });
+      post(
+        worker,
+        {
+          type: 'scan-erc8441',
+          job: nextJob++,
+          ephemeralKeys: ephemeralKeys.buffer,
+          viewTags,
+          stealthAddresses: slice.map(({ row }) => row.stealthAddress),
+          indices: Uint32Array.from(slice, ({ index }) => index),
+        },
+        [ephemeralKeys.buffer],
+      );
+    };
     let wellFormed = 0;
     let failed = false;
     try {
@@ -292,47 +351,40 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
           }
           continue;
         }
+        if (erc8441Pending.length >= ERC8441_SLICE_ROWS) {
+          postErc8441(w, ERC8441_SLICE_ROWS);
+          continue;
+        }
         const sliceRows = caller ? Math.min(SLICE_ROWS, Math.max(MIN_SLICE_ROWS, Math.ceil((n - from) / (threads * SLICES_IN_FLIGHT)))) : evenRows;
         const to = Math.min(n, from + sliceRows);
         const buffer = takeBuffer((to - from) * CIPHERTEXT_BYTES);
         const packed = new Uint8Array(buffer);
         const viewTags = new Uint8Array(to - from);
         const indices = new Uint32Array(to - from);
-        const diverted = erc8441Rows.length;
+        const diverted = erc8441Count;
         const count = packAnnouncements(announcements, from, to, packed, viewTags, indices, packOptions);
         from = to;
-        wellFormed += count + (erc8441Rows.length - diverted);
+        wellFormed += count + (erc8441Count - diverted);
         if (count === 0) {
           keep(buffer);
           continue;
         }
-        const job = nextJob++;
-        const worker = w;
-        load[worker]!++;
-        const answer: Promise<ScanWorkerResponse> = channels[worker]!.request(
-          job,
-          { type: 'scan', job, ciphertexts: buffer, viewTags: viewTags.subarray(0, count), indices: indices.subarray(0, count) },
-          [buffer],
-        ).then((response) => {
-          load[worker]!--;
-          running.delete(answer);
-          if (response.type === 'error') failed = true;
-          return recycle(response);
-        });
-        running.add(answer);
-        parts.push(answer);
+        post(w, { type: 'scan', job: nextJob++, ciphertexts: buffer, viewTags: viewTags.subarray(0, count), indices: indices.subarray(0, count) }, [buffer]);
+      }
+      // The scheme-3 rows left: shared out evenly over the workers, as they free up.
+      while (erc8441Pending.length > 0 && !failed) {
+        const w = leastLoaded(load);
+        if (load[w]! >= SLICES_IN_FLIGHT) {
+          if ((await Promise.race(running)).type === 'error') failed = true;
+          continue;
+        }
+        postErc8441(w, Math.min(ERC8441_SLICE_ROWS, Math.ceil(erc8441Pending.length / size)));
       }
     } finally {
       turns?.close();
     }
     const discoveries: Discovery<A>[] = [];
     let viewTagMatches = 0;
-    if (erc8441Rows.length > 0) {
-      const result = checked.scan(erc8441Rows.map((index) => announcements[index]!));
-      erc8441Count += result.stats.erc8441;
-      viewTagMatches += result.stats.viewTagMatches;
-      for (const found of result.discoveries) discoveries.push({ ...found, announcement: announcements[erc8441Rows[found.index]!]!, index: erc8441Rows[found.index]! });
-    }
     for (const part of parts) {
       if ('result' in part) {
         viewTagMatches += part.result.stats.viewTagMatches;
@@ -343,15 +395,28 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
       if (result.type !== 'result') throw poolError(result);
       viewTagMatches += result.viewTagMatches;
       for (const { index, ...found } of result.discoveries) discoveries.push(completeDiscovery(found, announcements[index]!, index, checked.viewOnly));
+      for (const { index, stealthAddress, sharedSecret } of result.erc8441 ?? []) {
+        const announcement = announcements[index]!;
+        discoveries.push(erc8441Discovery(sharedSecret, stealthAddress, erc8441RowOf(announcement)!, announcement, index, erc8441Meta!, spendingSecret));
+      }
     }
+    // Batch order, whatever the scheme; a scheme-3 payment once per pool, its earliest row
+    // (the calling thread's pieces were deduplicated by its own scanner, a subset of this set).
+    discoveries.sort((x, y) => x.index - y.index);
+    const reported = discoveries.filter((d) => {
+      if (d.schemeId !== 3) return true;
+      if (erc8441Seen.has(d.stealthAddress)) return false;
+      erc8441Seen.add(d.stealthAddress);
+      return true;
+    });
     const durationMs = performance.now() - started;
     return {
-      discoveries,
+      discoveries: reported,
       malformed,
       stats: {
         totalScanned: announcements.length,
         viewTagMatches,
-        discoveries: discoveries.length,
+        discoveries: reported.length,
         malformed: n - wellFormed,
         erc8441: erc8441Count,
         durationMs,

@@ -9,15 +9,34 @@
  * pool refills it instead of allocating fresh memory for every slice.
  * @module
  */
+import { createErc8441Scanner, type Erc8441Scanner } from './erc8441-scan.ts';
 import { InvalidArgumentError, WraithError } from './errors.ts';
-import { createScanner, effectiveKernel, kernelByName, type CreateScannerOptions, type EffectiveKernel, type Scanner } from './scanner.ts';
+import { createScanner, effectiveKernel, erc8441ScanOptions, kernelByName, type CreateScannerOptions, type EffectiveKernel, type Scanner } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
 
-export type ScanWorkerKeys = { viewingSecretKey: Uint8Array; spendingPublicKey: Uint8Array; spendingSecretKey?: Uint8Array };
+export type ScanWorkerKeys = {
+  viewingSecretKey: Uint8Array;
+  spendingPublicKey: Uint8Array;
+  spendingSecretKey?: Uint8Array;
+  /** The scan's ERC-8441 keys (tracking key, meta-address) when it scans scheme-3 rows. */
+  erc8441?: { trackingKey: Uint8Array; metaAddress: Uint8Array };
+};
 
 export type ScanWorkerRequest =
   | { type: 'init'; keys: ScanWorkerKeys; mode?: CreateScannerOptions['mode']; kernel?: ScanKernelName }
-  | { type: 'scan'; job: number; ciphertexts: ArrayBuffer; viewTags: Uint8Array; indices: Uint32Array };
+  | { type: 'scan'; job: number; ciphertexts: ArrayBuffer; viewTags: Uint8Array; indices: Uint32Array }
+  | {
+      /** Scheme-3 rows: `epk || ct` (1121 bytes each) back to back, their view tags and announced addresses. */
+      type: 'scan-erc8441';
+      job: number;
+      ephemeralKeys: ArrayBuffer;
+      viewTags: Uint8Array;
+      stealthAddresses: string[];
+      indices: Uint32Array;
+    };
+
+/** A scheme-3 match: the pool completes it (note, one-time key) on its own thread. */
+export type WorkerErc8441Match = { index: number; stealthAddress: string; sharedSecret: Uint8Array };
 
 export type WorkerDiscovery = {
   index: number;
@@ -35,6 +54,8 @@ export type ScanWorkerResponse =
       type: 'result';
       job: number;
       discoveries: WorkerDiscovery[];
+      /** Scheme-3 matches, for `scan-erc8441` requests. */
+      erc8441?: WorkerErc8441Match[];
       viewTagMatches: number;
       /** The request's ciphertext buffer, handed back for reuse. */
       ciphertexts?: ArrayBuffer;
@@ -44,13 +65,33 @@ export type ScanWorkerResponse =
 /** A message handler for one worker; call it with each request and post back the response. */
 export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanWorkerResponse {
   let scanner: Scanner | undefined;
+  let erc8441: Erc8441Scanner | undefined;
   return (request) => {
     try {
       if (request.type === 'init') {
-        scanner = createScanner(request.keys, { ...(request.mode ? { mode: request.mode } : {}), kernel: kernelByName(request.kernel) });
+        const { erc8441: erc8441Keys, ...keys } = request.keys;
+        const mode = request.mode ? { mode: request.mode } : {};
+        scanner = createScanner(keys, { ...mode, kernel: kernelByName(request.kernel) });
+        erc8441 = erc8441Keys === undefined ? undefined : createErc8441Scanner({ ...erc8441Keys, ...erc8441ScanOptions(request.kernel, request.mode) });
         return { type: 'ready', kernel: effectiveKernel(request.kernel) };
       }
       if (!scanner) return { type: 'error', job: request.job, code: 'INVALID_ARGUMENT', message: 'scan before init' };
+      if (request.type === 'scan-erc8441') {
+        if (!erc8441) return { type: 'error', job: request.job, code: 'INVALID_ARGUMENT', message: 'no ERC-8441 keys' };
+        const all = new Uint8Array(request.ephemeralKeys);
+        const rows = Array.from(request.indices, (_, k) => ({
+          ephemeralPubKey: all.subarray(1121 * k, 1121 * (k + 1)),
+          metadata: request.viewTags.subarray(k, k + 1),
+          stealthAddress: request.stealthAddresses[k]!,
+        }));
+        const matches: WorkerErc8441Match[] = [];
+        let viewTagMatches = 0;
+        erc8441.checkBatch(rows).forEach((found, k) => {
+          if (found.match || found.reason === 'offset_out_of_range' || found.reason === 'address_mismatch') viewTagMatches++;
+          if (found.match) matches.push({ index: request.indices[k]!, stealthAddress: found.stealthAddress, sharedSecret: found.sharedSecret });
+        });
+        return { type: 'result', job: request.job, discoveries: [], erc8441: matches, viewTagMatches };
+      }
       const { found, viewTagMatches } = scanner.scanPacked(new Uint8Array(request.ciphertexts), request.viewTags, request.indices.length);
       return {
         type: 'result',
@@ -64,7 +105,7 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
       const known = error instanceof WraithError;
       return {
         type: 'error',
-        ...(request.type === 'scan' ? { job: request.job } : {}),
+        ...(request.type === 'init' ? {} : { job: request.job }),
         code: known ? error.code : 'SCAN_WORKER_FAILED',
         message: known ? error.message : 'scan worker failed',
       };

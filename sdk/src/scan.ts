@@ -18,6 +18,7 @@ export {
   type ScanWorkerRequest,
   type ScanWorkerResponse,
   type ScanWorkerScope,
+  type WorkerErc8441Match,
 } from './scan-worker-protocol.ts';
 export {
   decodeAnnouncementPage,

@@ -17,7 +17,7 @@ import {
   type MalformedAnnouncement,
 } from './announcement.ts';
 import { erc8441KeysOf } from './erc8441-keys.ts';
-import { createErc8441Scanner, erc8441StealthKey, type Erc8441Scanner } from './erc8441-scan.ts';
+import { createErc8441Scanner, erc8441StealthKey, type Erc8441Scanner, type Erc8441ScannerOptions } from './erc8441-scan.ts';
 import { erc8441Offset } from './erc8441-payment.ts';
 import { openNote, type PaymentNote } from './note.ts';
 import { InvalidArgumentError } from './errors.ts';
@@ -189,6 +189,12 @@ export type CreateScannerOptions = {
    * path). `'constant'`: the check runs on every announcement — several times slower, and the
    * time no longer depends on which announcements match. Scanning on the user's own device,
    * where nobody else observes the timing, is the recommended setting for `'fast'`.
+   *
+   * Scheme-3 (ERC-8441) rows likewise: `'fast'` batches them through the WebAssembly secp256k1
+   * kernel (its time per row fixed by the viewing scalar's recoding, once per scan) and runs the
+   * re-encryption check, offset, point addition and address only after a view-tag match;
+   * `'constant'` runs full decapsulation, noble's constant-time ECDH and the offset, point
+   * addition and address for every well-formed row (see erc8441-scan.ts).
    */
   mode?: 'fast' | 'constant';
   /**
@@ -263,7 +269,7 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   }
   if (options.strict !== undefined && typeof options.strict !== 'boolean') throw new InvalidArgumentError('strict', 'must be a boolean');
   const strict = options.strict === true;
-  const erc8441 = erc8441ScannerOf(keys, b);
+  const erc8441 = erc8441ScannerOf(keys, b, erc8441ScanOptions(options.kernel, options.mode));
   /** Scheme-3 stealth addresses this scanner has reported. */
   const erc8441Seen = new Set<string>();
 
@@ -317,21 +323,14 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
     const discoveries: Discovery<A>[] = [];
     const malformedRows: MalformedAnnouncement[] = [];
     let erc8441Rows = 0;
+    // Scheme-3 rows are checked together after the packing, so the batched ECDH gets full batches.
+    const erc8441Pending: { index: number; row: Erc8441Row }[] = [];
     const packOptions = {
       malformed: malformedRows,
       strict,
       erc8441: (index: number, row: Erc8441Row) => {
         erc8441Rows++;
-        if (erc8441 === undefined) return;
-        const found = erc8441.check(row);
-        // The view tag matched when the check went past it.
-        if (found.match || found.reason === 'offset_out_of_range' || found.reason === 'address_mismatch') viewTagMatches++;
-        if (!found.match) return;
-        // Anyone can replay an announcement: a stealth address is reported once by this scanner,
-        // over all its batches (ERC-8441 Section 2.5; the earliest row in scan order is kept).
-        if (erc8441Seen.has(found.stealthAddress)) return;
-        erc8441Seen.add(found.stealthAddress);
-        discoveries.push(erc8441Discovery(found.sharedSecret, found.stealthAddress, row, announcements[index]!, index, erc8441, b));
+        if (erc8441 !== undefined) erc8441Pending.push({ index, row });
       },
     };
     let viewTagMatches = 0;
@@ -345,6 +344,21 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
         const index = indices[k]!;
         discoveries.push(completeDiscovery(keys, announcements[index]!, index, b === undefined));
       });
+    }
+    if (erc8441 !== undefined && erc8441Pending.length > 0) {
+      const checks = erc8441.checkBatch(erc8441Pending.map(({ row }) => row));
+      erc8441Pending.forEach(({ index, row }, k) => {
+        const found = checks[k]!;
+        // The view tag matched when the check went past it.
+        if (found.match || found.reason === 'offset_out_of_range' || found.reason === 'address_mismatch') viewTagMatches++;
+        if (!found.match) return;
+        // Anyone can replay an announcement: a stealth address is reported once by this scanner,
+        // over all its batches (ERC-8441 Section 2.5; the earliest row in scan order is kept).
+        if (erc8441Seen.has(found.stealthAddress)) return;
+        erc8441Seen.add(found.stealthAddress);
+        discoveries.push(erc8441Discovery(found.sharedSecret, found.stealthAddress, row, announcements[index]!, index, erc8441, b));
+      });
+      discoveries.sort((x, y) => x.index - y.index); // batch order, whatever the scheme
     }
     const durationMs = performance.now() - started;
     const totalScanned = announcements.length;
@@ -384,26 +398,48 @@ export function createScanner(keys: ScanKeys, options: CreateScannerOptions = {}
   return { viewOnly: b === undefined, scan, scanPacked };
 }
 
-/** The ERC-8441 scanner of a scan's keys: given, derived from the identity (PROTOCOL.md section 10), or none. */
-function erc8441ScannerOf(keys: ScanKeys, b: bigint | undefined): Erc8441Scanner | undefined {
-  if (keys.erc8441 !== undefined) return createErc8441Scanner(keys.erc8441);
-  if (keys.viewingSeed === undefined || b === undefined || keys.spendingSecretKey === undefined) return undefined;
+/**
+ * The scheme-3 options that go with a scan's kernel and mode: the batched WebAssembly ECDH with
+ * the WebAssembly kernel, noble's with 'typescript' and 'reference' (the reference kernel's
+ * full decapsulation makes that path the ERC's Section 2.5 exactly).
+ * @internal Scan workers make their scheme-3 scanner with it.
+ */
+export function erc8441ScanOptions(kernel: CreateScannerOptions['kernel'], mode: CreateScannerOptions['mode']): Erc8441ScannerOptions {
+  const factory = typeof kernel === 'function' ? kernel : kernelByName(kernel);
+  const wasm = typeof kernel === 'function' ? kernel === wasmKernel : effectiveKernel(kernel) === 'wasm';
+  return { kernel: factory, ecdh: wasm ? 'wasm' : 'typescript', ...(mode === 'constant' ? { mode: 'constant' as const } : {}) };
+}
+
+/**
+ * The ERC-8441 keys of a scan: given, derived from the identity (PROTOCOL.md section 10), or none.
+ * @internal The scan pool sends them to its workers.
+ */
+export function erc8441KeysOfScan(keys: ScanKeys): { trackingKey: BytesInput; metaAddress: BytesInput } | undefined {
+  if (keys.erc8441 !== undefined) return keys.erc8441;
+  if (keys.viewingSeed === undefined || keys.spendingSecretKey === undefined) return undefined;
   const derived = erc8441KeysOf({ spendingSecretKey: keys.spendingSecretKey, viewingSeed: keys.viewingSeed });
-  return createErc8441Scanner({ trackingKey: derived.trackingKey, metaAddress: derived.metaAddress });
+  return { trackingKey: derived.trackingKey, metaAddress: derived.metaAddress };
+}
+
+function erc8441ScannerOf(keys: ScanKeys, b: bigint | undefined, options: Erc8441ScannerOptions): Erc8441Scanner | undefined {
+  if (keys.erc8441 === undefined && b === undefined) return undefined;
+  const erc8441Keys = erc8441KeysOfScan(keys);
+  return erc8441Keys === undefined ? undefined : createErc8441Scanner({ ...erc8441Keys, ...options });
 }
 
 /**
  * A scheme-3 discovery: the announced address (which decided it), the one-time key when the
  * spending secret is known, else `ss` (never both: together they give the spending key, ERC-8441
  * Section 2.6), and the note sealed with `ss` when the row carries a 92-byte one.
+ * @internal The scan pool completes its workers' scheme-3 matches with it.
  */
-function erc8441Discovery<A extends AnnouncementInput>(
+export function erc8441Discovery<A extends AnnouncementInput>(
   ss: Uint8Array,
   stealthAddress: string,
   row: Erc8441Row,
   announcement: A,
   index: number,
-  scanner: Erc8441Scanner,
+  scanner: Pick<Erc8441Scanner, 'meta'>,
   b: bigint | undefined,
 ): Discovery<A> {
   const note = row.metadata.length === 1 + 92 ? openNote(ss, row.metadata.subarray(1)) : null;

@@ -20,8 +20,12 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   // scanner): measured 61.5 kB and 46.0 kB, from 60 kB and 44 kB budgets before. Raised again for
   // ERC-8441 (issue 25: its keys, payments and the scanner's scheme-3 path, SHA-256 and SHA3-256
   // from @noble/hashes) and the layout-2 decoder: measured 67.7 kB and 50.9 kB.
-  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 72_000 },
-  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 54_500 },
+  // Raised for the WebAssembly scheme-3 scanner (issue 25): the module gained the secp256k1 batch
+  // ECDH and the combiner's SHA3-256 (9.5 kB -> 19.2 kB of WebAssembly, +5.1 kB gzipped as base64),
+  // plus its TypeScript glue (scalar recoding, batch checks, pool slices, +3.3 kB): measured
+  // 76.1 kB and 59.2 kB, from 67.7 kB and 50.9 kB.
+  { entry: '@wraith-pq/sdk', source: 'sdk/src/index.ts', gzipBudget: 82_000 },
+  { entry: '@wraith-pq/sdk/scan', source: 'sdk/src/scan.ts', gzipBudget: 64_000 },
   // Raised for binary pages of chain events (issue 17): their stealth addresses are checksummed with
   // the core's unrolled Keccak (keccak-f1600.ts, 2.2x @noble/hashes' permutation; decoding 200,000
   // such rows took 1.26 s and now 0.53 s in Node). Measured 14.7 kB before, 17.3 kB with it; an app

@@ -99,9 +99,11 @@ describe('npm pack', () => {
   // faster page decoding (raw-byte checksums, the ASCII text path, their docs) to 483 kB. Issue 24's
   // per-chain fee pricing took it to 512 kB; issue 25's ERC-8441 core, ERC-6538 registration, the
   // scanner's scheme-3 path and the layout-2 decoder with its reference (code, declarations, README
-  // sections) to 631 kB.
-  it('stays small: under 660 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(660_000);
+  // sections) to 631 kB, and its WebAssembly scheme-3 scanner (the module's secp256k1 batch and
+  // combiner, 9.5 -> 19.2 kB of WebAssembly shipped as base64 in two builds' files, the recoding
+  // and batch glue with declarations and maps) to 681 kB.
+  it('stays small: under 710 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(710_000);
   });
 });
 
