@@ -22,6 +22,7 @@ import {
   SEALED_NOTE_BYTES,
   suiAddressOf,
   type Discovery,
+  type Erc8441Announcement,
   type Erc8441Scanner,
   type PaymentNote,
 } from '@wraith-pq/sdk';
@@ -83,21 +84,24 @@ export async function scanRegistry(store: RegistryStore, request: ScanRequest, o
     const { announcements } = await store.list(filter, { limit: SCAN_PAGE_SIZE, countTotal: false, ...(afterId === undefined ? {} : { afterId }) });
     if (announcements.length === 0) break;
     totalScanned += announcements.length;
-    // Each row under its own scheme: scheme-3 rows by the ERC-8441 scanner, the rest by this format's.
+    // Each row under its own scheme: scheme-3 rows by the ERC-8441 scanner (one batch per page,
+    // the WebAssembly ECDH in lockstep), the rest by this format's.
     const rest: StoredAnnouncement[] = [];
+    const erc8441Rows: { row: StoredAnnouncement; announcement: Erc8441Announcement }[] = [];
     for (const row of announcements) {
       const erc8441Row = row.schemeId === 3 ? erc8441RowOf(row) : undefined;
-      if (erc8441Row === undefined) {
-        rest.push(row);
-        continue;
-      }
-      if (erc8441 === undefined) continue;
-      const found = erc8441.check(erc8441Row);
-      if (found.match || found.reason === 'address_mismatch' || found.reason === 'offset_out_of_range') viewTagMatches++;
-      // Deduplicated by stealth address, the earliest row kept (ERC-8441 Section 2.5).
-      if (!found.match || seen.has(found.stealthAddress)) continue;
-      seen.add(found.stealthAddress);
-      discoveries.push(erc8441DiscoveryJson(row, erc8441, found.stealthAddress, found.sharedSecret, request.spending_sk));
+      if (erc8441Row === undefined) rest.push(row);
+      else if (erc8441 !== undefined) erc8441Rows.push({ row, announcement: erc8441Row });
+    }
+    if (erc8441 !== undefined && erc8441Rows.length > 0) {
+      const checks = erc8441.checkBatch(erc8441Rows.map((r) => r.announcement));
+      checks.forEach((found, i) => {
+        if (found.match || found.reason === 'address_mismatch' || found.reason === 'offset_out_of_range') viewTagMatches++;
+        // Deduplicated by stealth address, the earliest row kept (ERC-8441 Section 2.5).
+        if (!found.match || seen.has(found.stealthAddress)) return;
+        seen.add(found.stealthAddress);
+        discoveries.push(erc8441DiscoveryJson(erc8441Rows[i]!.row, erc8441, found.stealthAddress, found.sharedSecret, request.spending_sk));
+      });
     }
     if (scanner !== undefined && rest.length > 0) {
       const result = scanner.scan(rest);

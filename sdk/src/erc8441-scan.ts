@@ -44,7 +44,7 @@ import { ecdhX, ERC8441_EPHEMERAL_KEY_BYTES, erc8441Offset, erc8441ViewTag, hybr
 import { createWasmErc8441Core } from './erc8441-scan-wasm.ts';
 import type { ScanKernel, ScanKernelFactory } from './scan-kernel.ts';
 import { wasmKernel } from './scan-kernel-wasm.ts';
-import { CURVE_ORDER, parseSpendingSecret, Point, scalarToBytes, type CurvePoint } from './spending-key.ts';
+import { compressedPointOrNull, CURVE_ORDER, parseSpendingSecret, Point, scalarToBytes, type CurvePoint } from './spending-key.ts';
 import { CIPHERTEXT_BYTES, decapsulate, implicitRejectionKey, parseViewingSecretKey, viewingKeyPairFromSeed } from './viewing-key.ts';
 
 /** Why an announcement was skipped (the ERC's Section 2.7). */
@@ -257,13 +257,8 @@ function checkConstant(announcement: Erc8441Announcement, key: Erc8441ScanKey): 
   const skip = shapeSkip(announcement);
   if (skip) return skip;
   const { epk, ciphertext } = splitErc8441EphemeralKey(announcement.ephemeralPubKey);
-  let ephemeral: CurvePoint;
-  try {
-    ephemeral = Point.fromBytes(epk);
-    ephemeral.assertValidity();
-  } catch {
-    return { match: false, reason: 'invalid_epk' }; // public: the epk is on chain
-  }
+  const ephemeral = compressedPointOrNull(epk);
+  if (ephemeral === null) return { match: false, reason: 'invalid_epk' }; // public: the epk is on chain
   const ss = hybridCombine({
     ssEc: ecdhX(key.viewingScalar, ephemeral),
     ssPq: decapsulate(ciphertext, key.dk),
