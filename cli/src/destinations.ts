@@ -91,6 +91,10 @@ export async function deriveDestinations(options: {
   // Only those made with this rule and this key (an index derives the recorded address).
   const earlier = options.earlier.filter((a) => a.rule === rule.template && a.chain_id === chainId && rule.addressAt(a.index) === a.destination);
   const taken = new Set(earlier.map((a) => a.index));
+  // Every address any earlier run gave a payment, whatever its rule or chain: an xpub's `0/{i}` and
+  // the phrase's `m/44'/60'/0'/0/{i}` name the same addresses, and a payment on another chain not yet
+  // withdrawn has no activity here, so only the recorded address itself keeps two payments apart.
+  const givenAway = new Set(options.earlier.map((a) => a.destination.toLowerCase()));
   const assignments: DestinationAssignment[] = [];
   let next = options.fromIndex;
   for (const payment of options.payments) {
@@ -105,7 +109,7 @@ export async function deriveDestinations(options: {
       }
       if (taken.has(next)) continue;
       const destination = rule.addressAt(next);
-      if (await options.isUsed(destination)) continue;
+      if (givenAway.has(destination.toLowerCase()) || (await options.isUsed(destination))) continue;
       taken.add(next);
       assignments.push({ stealth_address: payment, chain_id: chainId, rule: rule.template, index: next, destination });
       break;

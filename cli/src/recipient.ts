@@ -111,7 +111,9 @@ export async function resolveRecipient(
     if (options.registry === undefined) throw new UsageError(`${why} needs --rpc <url> (or WRAITH_RPC_URL): the ERC-6538 registry is read from your own node`, `usage: ${options.usage}`);
     return options.registry();
   };
-  if (isPlainAddress(trimmed) && isAddress(trimmed, { strict: false })) {
+  if (isPlainAddress(trimmed)) {
+    // A mixed-case address carries an EIP-55 checksum: a typo in it must not send money elsewhere.
+    if (!isAddress(trimmed)) throw new CliError('INVALID_ADDRESS', `${trimmed} fails its EIP-55 checksum (mixed case): a character is probably wrong`, 'copy the address again, or give it all in lowercase');
     return resolveRegistrant(await needRegistry('paying a plain address'), getAddress(trimmed), null);
   }
   if (isName(trimmed)) {

@@ -42,9 +42,12 @@
  * rewinds of its own: its blocks are below the main cursor, whose checkpoints catch a
  * reorganisation there and rewind every scheme's rows (`rewindIndexedRange` is per chain, not
  * per scheme), after which the main indexer reads them again with every id. Each start reads
- * again, for the added ids, what the main cursor passed since the backfill last ran: cheap (a
- * few `eth_getLogs` of one topic), and it mends the blocks an instance with the old setting
- * indexed during a rolling upgrade.
+ * again, for the added ids, what the main cursor passed since the backfill last ran (a few
+ * `eth_getLogs` of one topic when restarts are frequent), and it mends the blocks an instance with
+ * the old setting indexed during a rolling upgrade. A deployment that followed every id from its
+ * first start has no backfill cursor then, so its second start reads the added ids once from the
+ * start block up to the main cursor: every block of its first run again, one topic, in the
+ * background, storing nothing twice.
  */
 import { fetchAnnouncements, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../config.ts';

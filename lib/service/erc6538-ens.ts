@@ -14,7 +14,15 @@ import type { EnsAddressResponse } from '../schemas/erc6538.ts';
  */
 export async function ensAddressJson(input: string): Promise<EnsAddressResponse> {
   const name = normalizeEnsName(input);
-  const address = await readEnsAddress(name);
+  let address: Awaited<ReturnType<typeof readEnsAddress>>;
+  try {
+    address = await readEnsAddress(name);
+  } catch (error) {
+    // A resolver that is no contract holds no records at all: for this route, no address (the
+    // lookup's own NO_STEALTH_RECORD speaks of the stealth record GET /ens/resolve reads).
+    if (error instanceof HttpError && error.code === 'NO_STEALTH_RECORD') address = null;
+    else throw error;
+  }
   if (address === null) throw new HttpError(404, 'NAME_NOT_FOUND', 'The name sets no Ethereum address (ENSIP-1 addr record): there is no address to look up in the ERC-6538 registry.');
   return { ens_name: name, address };
 }

@@ -46,6 +46,10 @@ describe('GET /api/v1/ens/address/:name', () => {
     const none = await resolve('no-address.eth');
     expect([none.status, none.json.error.code]).toEqual([404, 'NAME_NOT_FOUND']);
     expect(none.json.error.message).toContain('sets no Ethereum address');
+    // A resolver that is no contract (an account's address) holds no address either.
+    await chain.register('eoa-resolver.eth', { resolver: '0x000000000000000000000000000000000000dEaD' });
+    const eoa = await resolve('eoa-resolver.eth');
+    expect([eoa.status, eoa.json.error.code]).toEqual([404, 'NAME_NOT_FOUND']);
     const unregistered = await resolve('never-registered.eth');
     expect([unregistered.status, unregistered.json.error.code]).toEqual([404, 'NAME_NOT_FOUND']);
     const other = await resolve('alice.example');

@@ -178,6 +178,13 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     expect(unregistered.code).toBe(1);
     expect(unregistered.stderr).toMatch(ERROR_LINE);
     expect(unregistered.stderr).toMatch(new RegExp(`^wraith: NOT_REGISTERED: ${nobody} has no meta-address in the ERC-6538 registry on this chain .* — ask the recipient to run \`wraith register\``));
+    // A mixed-case address whose EIP-55 checksum fails (one letter's case flipped) is a typo, not a recipient.
+    const checksummed = getAddress(nobody);
+    const flip = checksummed.slice(2).search(/[a-fA-F]/) + 2;
+    const typo = checksummed.slice(0, flip) + (checksummed[flip] === checksummed[flip]!.toLowerCase() ? checksummed[flip]!.toUpperCase() : checksummed[flip]!.toLowerCase()) + checksummed.slice(flip + 1);
+    const mistyped = await cli(['pay', typo, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+    expect(mistyped.code).toBe(1);
+    expect(mistyped.stderr).toMatch(/^wraith: INVALID_ADDRESS: .* fails its EIP-55 checksum/);
     const noRpc = await cli(['pay', nobody, '--amount', '1000']);
     expect(noRpc.code).toBe(2);
     expect(noRpc.stderr).toMatch(/^wraith: USAGE: paying a plain address needs --rpc <url>/);
