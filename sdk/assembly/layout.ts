@@ -96,4 +96,10 @@ export const COMBINE_STRIDE: usize = 2448;
 export const COMBINE_BLOCKS: i32 = 18;
 export const COMBINE_INPUT: usize = TABLE_LX + 8 * EC_ARRAY; // 810752
 export const COMBINE_OUTPUT: usize = COMBINE_INPUT + <usize>COMBINE_MAX_BATCH * COMBINE_STRIDE;
-export const EC_END: usize = COMBINE_OUTPUT + <usize>COMBINE_MAX_BATCH * 32; // 969472: within the 15 pages (983040) set in build-wasm.mjs
+/** The view tags `SHA256("pq-stealth/view-tag/v1" || ss)[0]` of the digests at COMBINE_OUTPUT. */
+export const COMBINE_TAGS: usize = COMBINE_OUTPUT + <usize>COMBINE_MAX_BATCH * 32;
+/** SHA-256's 64 round constants, its message schedule and its one padded block (assembly/sha256.ts). */
+export const SHA256_K: usize = COMBINE_TAGS + <usize>COMBINE_MAX_BATCH; // 256 bytes
+export const SHA256_W: usize = SHA256_K + 256; // 256 bytes
+export const SHA256_BLOCK: usize = SHA256_W + 256; // 64 bytes
+export const EC_END: usize = SHA256_BLOCK + 64; // 970112: within the 15 pages (983040) set in build-wasm.mjs

@@ -19,22 +19,29 @@
  */
 import { initRoundConstants, secretsAndViewTags, sha3_256Padded } from './keccak';
 import { decryptGroup, initZetas, prepareSecret } from './k-pke';
-import { CIPHERTEXT_BYTES, COMBINE_BLOCKS, COMBINE_INPUT, COMBINE_MAX_BATCH, COMBINE_OUTPUT, COMBINE_STRIDE, INPUT, LANES, MAX_BATCH, MESSAGES, OUT_SECRETS, OUT_TAGS, SECRET_BYTES } from './layout';
+import { CIPHERTEXT_BYTES, COMBINE_BLOCKS, COMBINE_INPUT, COMBINE_MAX_BATCH, COMBINE_OUTPUT, COMBINE_TAGS, COMBINE_STRIDE, INPUT, LANES, MAX_BATCH, MESSAGES, OUT_SECRETS, OUT_TAGS, SECRET_BYTES } from './layout';
 import { initSecp256k1 } from './secp256k1';
+import { initSha256, viewTag } from './sha256';
 
 export { DK_PKE, EK_HASH, INPUT, MAX_BATCH, OUT_SECRETS, OUT_TAGS } from './layout';
 export { EC_END, EC_INPUT, EC_MAX_BATCH, EC_OUTPUT, EC_PROGRAM, EC_PROGRAM_MAX, EC_STATUS } from './layout';
-export { COMBINE_INPUT, COMBINE_MAX_BATCH, COMBINE_OUTPUT, COMBINE_STRIDE } from './layout';
+export { COMBINE_INPUT, COMBINE_MAX_BATCH, COMBINE_OUTPUT, COMBINE_STRIDE, COMBINE_TAGS } from './layout';
 export { ecdhBatch } from './secp256k1';
 
-/** ERC-8441 hybrid combiner: SHA3-256 of `count` padded messages at COMBINE_INPUT, digests at COMBINE_OUTPUT. */
+/**
+ * ERC-8441 hybrid combiner: SHA3-256 of `count` padded messages at COMBINE_INPUT, digests at
+ * COMBINE_OUTPUT, and each digest's view tag at COMBINE_TAGS.
+ */
 export function combine(count: i32): void {
-  sha3_256Padded(COMBINE_INPUT, COMBINE_STRIDE, COMBINE_BLOCKS, min(count, COMBINE_MAX_BATCH), COMBINE_OUTPUT);
+  count = min(count, COMBINE_MAX_BATCH);
+  sha3_256Padded(COMBINE_INPUT, COMBINE_STRIDE, COMBINE_BLOCKS, count, COMBINE_OUTPUT);
+  for (let i = 0; i < count; i++) store<u8>(COMBINE_TAGS + <usize>i, viewTag(COMBINE_OUTPUT + <usize>i * 32));
 }
 
 initZetas();
 initRoundConstants();
 initSecp256k1();
+initSha256();
 
 /** Per-key work: the base-multiplication table from dk_pke (H(ek) is read from EK_HASH as is). */
 export function prepareKey(): void {

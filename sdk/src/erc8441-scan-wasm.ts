@@ -3,7 +3,8 @@
  * module per scan holds the viewing scalar's program (erc8441-ecdh.ts) and runs, for batches of
  * announcements, `ECDH(viewing_ec, epk).x` (sdk/assembly/secp256k1.ts) and the hybrid
  * combiner's SHA3-256 over `DS || ss_ec || ss_pq || epk || ct || viewing_pk_ec || ek` (ERC
- * Section 1.1; sdk/assembly/keccak.ts, two announcements per permutation). The constant parts
+ * Section 1.1; sdk/assembly/keccak.ts, two announcements per permutation) with each result's view
+ * tag (sdk/assembly/sha256.ts). The constant parts
  * of each message (`DS`, `viewing_pk_ec`, `ek`, padding) are written once per scan; a batch
  * writes only `ss_ec`, `ss_pq` and the 1121-byte `epk || ct`.
  * @module
@@ -32,6 +33,7 @@ type Exports = {
   COMBINE_OUTPUT: WebAssembly.Global;
   COMBINE_STRIDE: WebAssembly.Global;
   COMBINE_MAX_BATCH: WebAssembly.Global;
+  COMBINE_TAGS: WebAssembly.Global;
 };
 
 export type Erc8441WasmCore = {
@@ -39,9 +41,10 @@ export type Erc8441WasmCore = {
   ecdh: EcdhXBatch;
   /**
    * `ss` of `count` announcements: `ssEc` and `ssPq` hold 32 bytes per announcement, `ephemeralKeys[i]`
-   * is announcement i's 1121-byte `epk || ct`; the secrets go to `out` (32 bytes each).
+   * is announcement i's 1121-byte `epk || ct`; the secrets go to `out` (32 bytes each) and their
+   * view tags (`erc8441ViewTag`) to `tags`.
    */
-  combine(ssEc: Uint8Array, ssPq: Uint8Array, ephemeralKeys: readonly Uint8Array[], count: number, out: Uint8Array): void;
+  combine(ssEc: Uint8Array, ssPq: Uint8Array, ephemeralKeys: readonly Uint8Array[], count: number, out: Uint8Array, tags: Uint8Array): void;
 };
 
 /** Whether this engine runs the WebAssembly scheme-3 path (WebAssembly with SIMD). */
@@ -73,6 +76,7 @@ export function createWasmErc8441Core(scalar: bigint, viewingPublicKeyEc: Uint8A
   const combineOutput = at(exports.COMBINE_OUTPUT);
   const stride = at(exports.COMBINE_STRIDE);
   const combineBatch = at(exports.COMBINE_MAX_BATCH);
+  const combineTags = at(exports.COMBINE_TAGS);
   for (let slot = 0; slot < combineBatch; slot++) {
     const base = combineInput + slot * stride;
     memory.fill(0, base, base + stride);
@@ -114,7 +118,7 @@ export function createWasmErc8441Core(scalar: bigint, viewingPublicKeyEc: Uint8A
 
   return {
     ecdh,
-    combine(ssEc, ssPq, ephemeralKeys, count, out) {
+    combine(ssEc, ssPq, ephemeralKeys, count, out, tags) {
       for (let first = 0; first < count; first += combineBatch) {
         const n = Math.min(combineBatch, count - first);
         for (let i = 0; i < n; i++) {
@@ -126,6 +130,7 @@ export function createWasmErc8441Core(scalar: bigint, viewingPublicKeyEc: Uint8A
         }
         exports.combine(n);
         out.set(memory.subarray(combineOutput, combineOutput + n * 32), first * 32);
+        tags.set(memory.subarray(combineTags, combineTags + n), first);
       }
     },
   };

@@ -154,15 +154,18 @@ type Erc8441ScanKey = { viewingScalar: bigint; dk: Uint8Array; z: Uint8Array; sp
 type Erc8441Engine = {
   kernel: ScanKernel;
   ecdh: EcdhXBatch;
-  combine(ssEc: Uint8Array, ssPq: Uint8Array, ephemeralKeys: readonly Uint8Array[], count: number, out: Uint8Array): void;
+  /** `ss` of each announcement to `out` (32 bytes each), its view tag to `tags`. */
+  combine(ssEc: Uint8Array, ssPq: Uint8Array, ephemeralKeys: readonly Uint8Array[], count: number, out: Uint8Array, tags: Uint8Array): void;
 };
 
 function combineTypescript(meta: Erc8441MetaAddress): Erc8441Engine['combine'] {
-  return (ssEc, ssPq, ephemeralKeys, count, out) => {
+  return (ssEc, ssPq, ephemeralKeys, count, out, tags) => {
     for (let i = 0; i < count; i++) {
       const { epk, ciphertext } = splitErc8441EphemeralKey(ephemeralKeys[i]!);
       const parts = { ssEc: ssEc.subarray(32 * i, 32 * i + 32), ssPq: ssPq.subarray(32 * i, 32 * i + 32), epk, ciphertext };
-      out.set(hybridCombine({ ...parts, viewingPublicKeyEc: meta.viewingPublicKeyEc, encapsulationKey: meta.encapsulationKey }), 32 * i);
+      const ss = hybridCombine({ ...parts, viewingPublicKeyEc: meta.viewingPublicKeyEc, encapsulationKey: meta.encapsulationKey });
+      out.set(ss, 32 * i);
+      tags[i] = erc8441ViewTag(ss);
     }
   };
 }
@@ -212,7 +215,8 @@ function checkFast(announcements: readonly Erc8441Announcement[], key: Erc8441Sc
     if (engine.kernel.candidates) engine.kernel.candidates(ciphertexts, count, ssPq, tags);
     else for (let k = 0; k < count; k++) engine.kernel.candidate(ciphertexts.subarray(CIPHERTEXT_BYTES * k, CIPHERTEXT_BYTES * (k + 1)), ssPq.subarray(32 * k, 32 * k + 32));
     const ss = new Uint8Array(32 * count);
-    engine.combine(ssEc, ssPq, ephemeralKeys, count, ss);
+    const ssTags = new Uint8Array(count);
+    engine.combine(ssEc, ssPq, ephemeralKeys, count, ss, ssTags);
     rows.forEach((i, k) => {
       const announcement = announcements[i]!;
       if (status[k] !== 0) {
@@ -220,7 +224,7 @@ function checkFast(announcements: readonly Erc8441Announcement[], key: Erc8441Sc
         return;
       }
       let secret: Uint8Array = ss.subarray(32 * k, 32 * k + 32);
-      if (erc8441ViewTag(secret) !== announcement.metadata[0]) {
+      if (ssTags[k] !== announcement.metadata[0]) {
         results[i] = { match: false, reason: 'view_tag' };
         return;
       }

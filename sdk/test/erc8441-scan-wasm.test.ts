@@ -26,6 +26,7 @@ import {
 import { bytesToBigInt, concatBytes } from '../src/bytes.ts';
 import { ecdhProgram, splitScalar } from '../src/erc8441-ecdh.ts';
 import { createWasmErc8441Core, wasmErc8441Available } from '../src/erc8441-scan-wasm.ts';
+import { erc8441ViewTag } from '../src/erc8441-payment.ts';
 import { CURVE_ORDER, Point } from '../src/spending-key.ts';
 import { implicitRejectionKey, parseViewingSecretKey, viewingKeyPairFromSeed } from '../src/viewing-key.ts';
 import { typescriptKernel } from '../src/scan-kernel-typescript.ts';
@@ -150,10 +151,24 @@ describe.runIf(wasmErc8441Available())('WASM scheme-3 path against the ERC-8441 
     const keys = [concatBytes(hexToBytes(parts.epk), hexToBytes(parts.ct)), concatBytes(flipped, hexToBytes(parts.ct)), concatBytes(hexToBytes(parts.epk), hexToBytes(parts.ct))];
     const out = new Uint8Array(96);
     const twice = (b: Uint8Array) => concatBytes(b, b, b);
-    core.combine(twice(hexToBytes(parts.ss_ec)), twice(hexToBytes(parts.ss_pq)), keys, 3, out);
+    const tags = new Uint8Array(3);
+    core.combine(twice(hexToBytes(parts.ss_ec)), twice(hexToBytes(parts.ss_pq)), keys, 3, out, tags);
     expect(bytesToHex(out.subarray(0, 32))).toBe(section2['V3-06']!.expect.ss);
     expect(bytesToHex(out.subarray(32, 64))).toBe(section2['V3-07']!.expect.ss_b);
     expect(bytesToHex(out.subarray(64, 96))).toBe(section2['V3-06']!.expect.ss); // an odd last row hashed alone
+    expect([...tags]).toEqual([0, 1, 2].map((i) => erc8441ViewTag(out.subarray(32 * i, 32 * i + 32))));
+  });
+
+  it('the WASM combiner gives each secret its view tag (SHA-256 in the kernel), over more than one kernel batch', () => {
+    const core = createWasmErc8441Core(1n, new Uint8Array(33).fill(2), new Uint8Array(1184).fill(7))!;
+    const count = 150; // COMBINE_MAX_BATCH is 64: three kernel batches
+    const ssEc = crypto.getRandomValues(new Uint8Array(32 * count));
+    const ssPq = crypto.getRandomValues(new Uint8Array(32 * count));
+    const keys = Array.from({ length: count }, () => crypto.getRandomValues(new Uint8Array(1121)));
+    const out = new Uint8Array(32 * count);
+    const tags = new Uint8Array(count);
+    core.combine(ssEc, ssPq, keys, count, out, tags);
+    for (let i = 0; i < count; i++) expect(tags[i]).toBe(erc8441ViewTag(out.subarray(32 * i, 32 * i + 32)));
   });
 
   it('finds every vector case announcement (vectors.shared.json scheme3) in a batch of foreign ones; V3-08a and V3-15 shapes as the ERC says', () => {
