@@ -54,7 +54,35 @@ async function compile() {
   const end = exports.OUT_TAGS.value + exports.MAX_BATCH.value;
   if (end > exports.EC_INPUT.value) throw new Error(`the ML-KEM memory map ends at ${end}, beyond the secp256k1 area's start`);
   if (exports.EC_END.value > exports.memory.buffer.byteLength) throw new Error(`memory map ends at ${exports.EC_END.value}, beyond the module's memory`);
+  // The map owns all of memory: static data (a string literal, an array literal) would be placed
+  // by the compiler where the map's buffers are, and overwritten at run time. Store bytes instead.
+  if (hasDataSection(binary)) throw new Error('the module has static data (a data section); the static memory map leaves no room for it: write constants with stores, as keccak.ts does');
   return binary;
+}
+
+/** Whether a WebAssembly binary has a data section (id 11) with at least one segment. */
+function hasDataSection(binary) {
+  const bytes = new Uint8Array(binary);
+  let at = 8; // magic and version
+  const leb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = leb();
+    if (id === 11 && size > 0) {
+      const segments = leb();
+      if (segments > 0) return true;
+    }
+    at += id === 11 ? 0 : size;
+    if (id === 11) return false;
+  }
+  return false;
 }
 
 function render(binary) {
