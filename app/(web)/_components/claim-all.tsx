@@ -311,6 +311,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
                     {row.funds
                       ? [formatAmount(row.funds.native, 18, symbol), ...row.funds.tokens.map((t) => formatAmount(t.balance, t.info.decimals, t.info.symbol))].join(' · ')
                       : `could not read: ${row.error}`}
+                    {row.funds?.incomplete && ` (could not read every token: ${row.funds.incomplete})`}
                   </label>
                   {selected.has(id) && !oneForAll && (
                     <input
