@@ -122,7 +122,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   function planned(own: readonly string[]): { items: ClaimRunItem[] } | { error: string } {
     if (chosen.length === 0) return { error: 'Select at least one payment to claim.' };
     const stealth = discoveries.map((d) => d.stealthAddress.toLowerCase());
-    const used = new Set((history?.withdrawals ?? []).filter((w) => w.status === 'withdrawn').map((w) => w.destination.toLowerCase()));
+    const withdrawn = (history?.withdrawals ?? []).filter((w) => w.status === 'withdrawn');
     const items: ClaimRunItem[] = [];
     const seen = new Set<string>();
     for (const row of chosen) {
@@ -130,12 +130,14 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
       const name = `the payment at ${row.discovery.stealthAddress}`;
       if (!isAddress(text, { strict: false })) return { error: `Enter a destination for ${name}: an address of 0x and 40 hex digits.` };
       const to = getAddress(text);
+      // A payment's own earlier destination (its tokens went there, say) links nothing new.
+      const usedByAnother = withdrawn.some((w) => w.destination.toLowerCase() === to.toLowerCase() && w.stealthAddress.toLowerCase() !== row.discovery.stealthAddress.toLowerCase());
       if (stealth.includes(to.toLowerCase())) return { error: `The destination of ${name} is one of your stealth addresses: enter a fresh address.` };
       if (!linkingAccepted && own.some((a) => a.toLowerCase() === to.toLowerCase())) {
         return { error: `${to} is ${reader.walletName}'s own account: withdrawing there links ${name} to it on chain. Use a fresh address, or confirm the linking warning.` };
       }
-      if (!linkingAccepted && (seen.has(to.toLowerCase()) || used.has(to.toLowerCase()))) {
-        return { error: `${to} is the destination of another payment${used.has(to.toLowerCase()) ? ' already' : ''}: that links the payments on chain. Use a fresh address for each, or confirm the linking warning.` };
+      if (!linkingAccepted && (seen.has(to.toLowerCase()) || usedByAnother)) {
+        return { error: `${to} is the destination of another payment${usedByAnother ? ' already' : ''}: that links the payments on chain. Use a fresh address for each, or confirm the linking warning.` };
       }
       seen.add(to.toLowerCase());
       items.push({ announcementId: row.discovery.id, stealthAddress: getAddress(row.discovery.stealthAddress), destination: to, status: 'pending', error: null });
