@@ -9,7 +9,7 @@
  * in the encrypted history (history-store.ts), so one cut short is resumed where it stopped.
  */
 import { estimateWithdrawal } from '@wraith-pq/sdk/evm';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { getAddress, isAddress, type Address } from 'viem';
 import { formatAmount } from '../_lib/amount';
 import type { ChainReader } from '../_lib/chain-clients';
@@ -62,6 +62,8 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   const [estimates, setEstimates] = useState<Map<number, Estimate> | null>(null);
   const [busy, setBusy] = useState<'reading' | 'estimating' | 'claiming' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Held while a review or a claim runs, from the click on: `busy` shows only after the first await. */
+  const acting = useRef(false);
   const run = history?.run && history.run.chainId === reader.chainId ? history.run : null;
   const unfinished = run?.items.filter((i) => i.status !== 'done') ?? [];
 
@@ -242,7 +244,18 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   async function start() {
     const plan = planned(await walletAccounts());
     if ('error' in plan) return setError(plan.error);
-    void claim(plan.items, { startedAt: new Date().toISOString(), chainId: reader.chainId, items: plan.items });
+    await claim(plan.items, { startedAt: new Date().toISOString(), chainId: reader.chainId, items: plan.items });
+  }
+
+  /** Run `step` unless one is running: a double click starts one run, not two. */
+  async function once(step: () => Promise<void>) {
+    if (acting.current) return;
+    acting.current = true;
+    try {
+      await step();
+    } finally {
+      acting.current = false;
+    }
   }
 
   const fees = estimates ? [...estimates.values()] : [];
@@ -280,7 +293,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
             ))}
           </ul>
           {unfinished.length > 0 && busy === null && (
-            <button type="button" onClick={() => void claim(unfinished, null)}>
+            <button type="button" onClick={() => void once(() => claim(unfinished, null))}>
               Resume the claim ({unfinished.length} left)
             </button>
           )}
@@ -391,11 +404,11 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
             </>
           )}
           <div className="row">
-            <button type="button" className="secondary" onClick={review} disabled={busy !== null}>
+            <button type="button" className="secondary" onClick={() => void once(review)} disabled={busy !== null}>
               {busy === 'estimating' ? 'Estimating the fees…' : 'Review the claim'}
             </button>
             {estimates && (
-              <button type="button" onClick={() => void start()} disabled={busy !== null}>
+              <button type="button" onClick={() => void once(start)} disabled={busy !== null}>
                 {busy === 'claiming' ? 'Claiming…' : `Claim ${chosen.length} payment${chosen.length === 1 ? '' : 's'}`}
               </button>
             )}
