@@ -119,6 +119,14 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
             </p>
           )}
           {estimate && status !== 'registered' && (
+            <Notice kind="info">
+              <span data-testid="erc6538-public">
+                Registering is public: anyone can see that {connection.account} registered these keys, so this account is tied to this identity for good. Payments
+                to it stay unlinkable, but if that tie matters, register from an account not otherwise linked to you.
+              </span>
+            </Notice>
+          )}
+          {estimate && status !== 'registered' && (
             <button type="button" onClick={register} disabled={busy}>
               {busy ? 'Waiting for your wallet and the chain…' : 'Register with your wallet'}
             </button>
