@@ -121,8 +121,8 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
           {estimate && status !== 'registered' && (
             <Notice kind="info">
               <span data-testid="erc6538-public">
-                Registering is public: anyone can see that {connection.account} registered these keys, so this account is tied to this identity for good. Payments
-                to it stay unlinkable, but if that tie matters, register from an account not otherwise linked to you.
+                Registering is public: anyone can see that your wallet&apos;s account registered these keys, so that account is tied to this identity for good. Payments
+                stay unlinkable, but if that tie matters, register from an account not otherwise linked to you.
               </span>
             </Notice>
           )}
