@@ -100,6 +100,9 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     expect(gas).toBeLessThan(1_050_000);
     expect(await panel.getByTestId('erc6538-gas-price').textContent()).toMatch(/^\d+(\.\d+)? gwei$/);
     expect(await panel.getByTestId('erc6538-fee').textContent()).toMatch(/^0\.\d+ ETH$/);
+    expect(await panel.getByTestId('erc6538-l1-fee').count()).toBe(0); // anvil is no OP Stack chain: no L1 data fee to show
+    // Before the button: registering ties this account to the identity in public.
+    expect(await panel.getByTestId('erc6538-public').textContent()).toMatch(/public: anyone can see that your wallet's account registered these keys.*an account not otherwise linked/);
     expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendTransaction')).toEqual([]);
     await screenshots(alice, 'receive-erc6538-priced');
 

@@ -9,7 +9,7 @@
  * in the encrypted history (history-store.ts), so one cut short is resumed where it stopped.
  */
 import { estimateWithdrawal } from '@wraith-pq/sdk/evm';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { getAddress, isAddress, type Address } from 'viem';
 import { formatAmount } from '../_lib/amount';
 import type { ChainReader } from '../_lib/chain-clients';
@@ -62,6 +62,8 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   const [estimates, setEstimates] = useState<Map<number, Estimate> | null>(null);
   const [busy, setBusy] = useState<'reading' | 'estimating' | 'claiming' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Held while a review or a claim runs, from the click on: `busy` shows only after the first await. */
+  const acting = useRef(false);
   const run = history?.run && history.run.chainId === reader.chainId ? history.run : null;
   const unfinished = run?.items.filter((i) => i.status !== 'done') ?? [];
 
@@ -122,7 +124,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   function planned(own: readonly string[]): { items: ClaimRunItem[] } | { error: string } {
     if (chosen.length === 0) return { error: 'Select at least one payment to claim.' };
     const stealth = discoveries.map((d) => d.stealthAddress.toLowerCase());
-    const used = new Set((history?.withdrawals ?? []).filter((w) => w.status === 'withdrawn').map((w) => w.destination.toLowerCase()));
+    const withdrawn = (history?.withdrawals ?? []).filter((w) => w.status === 'withdrawn');
     const items: ClaimRunItem[] = [];
     const seen = new Set<string>();
     for (const row of chosen) {
@@ -130,12 +132,14 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
       const name = `the payment at ${row.discovery.stealthAddress}`;
       if (!isAddress(text, { strict: false })) return { error: `Enter a destination for ${name}: an address of 0x and 40 hex digits.` };
       const to = getAddress(text);
+      // A payment's own earlier destination (its tokens went there, say) links nothing new.
+      const usedByAnother = withdrawn.some((w) => w.destination.toLowerCase() === to.toLowerCase() && w.stealthAddress.toLowerCase() !== row.discovery.stealthAddress.toLowerCase());
       if (stealth.includes(to.toLowerCase())) return { error: `The destination of ${name} is one of your stealth addresses: enter a fresh address.` };
       if (!linkingAccepted && own.some((a) => a.toLowerCase() === to.toLowerCase())) {
         return { error: `${to} is ${reader.walletName}'s own account: withdrawing there links ${name} to it on chain. Use a fresh address, or confirm the linking warning.` };
       }
-      if (!linkingAccepted && (seen.has(to.toLowerCase()) || used.has(to.toLowerCase()))) {
-        return { error: `${to} is the destination of another payment${used.has(to.toLowerCase()) ? ' already' : ''}: that links the payments on chain. Use a fresh address for each, or confirm the linking warning.` };
+      if (!linkingAccepted && (seen.has(to.toLowerCase()) || usedByAnother)) {
+        return { error: `${to} is the destination of another payment${usedByAnother ? ' already' : ''}: that links the payments on chain. Use a fresh address for each, or confirm the linking warning.` };
       }
       seen.add(to.toLowerCase());
       items.push({ announcementId: row.discovery.id, stealthAddress: getAddress(row.discovery.stealthAddress), destination: to, status: 'pending', error: null });
@@ -240,7 +244,18 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   async function start() {
     const plan = planned(await walletAccounts());
     if ('error' in plan) return setError(plan.error);
-    void claim(plan.items, { startedAt: new Date().toISOString(), chainId: reader.chainId, items: plan.items });
+    await claim(plan.items, { startedAt: new Date().toISOString(), chainId: reader.chainId, items: plan.items });
+  }
+
+  /** Run `step` unless one is running: a double click starts one run, not two. */
+  async function once(step: () => Promise<void>) {
+    if (acting.current) return;
+    acting.current = true;
+    try {
+      await step();
+    } finally {
+      acting.current = false;
+    }
   }
 
   const fees = estimates ? [...estimates.values()] : [];
@@ -278,7 +293,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
             ))}
           </ul>
           {unfinished.length > 0 && busy === null && (
-            <button type="button" onClick={() => void claim(unfinished, null)}>
+            <button type="button" onClick={() => void once(() => claim(unfinished, null))}>
               Resume the claim ({unfinished.length} left)
             </button>
           )}
@@ -311,6 +326,7 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
                     {row.funds
                       ? [formatAmount(row.funds.native, 18, symbol), ...row.funds.tokens.map((t) => formatAmount(t.balance, t.info.decimals, t.info.symbol))].join(' · ')
                       : `could not read: ${row.error}`}
+                    {row.funds?.incomplete && ` (could not read every token: ${row.funds.incomplete})`}
                   </label>
                   {selected.has(id) && !oneForAll && (
                     <input
@@ -388,11 +404,11 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
             </>
           )}
           <div className="row">
-            <button type="button" className="secondary" onClick={review} disabled={busy !== null}>
+            <button type="button" className="secondary" onClick={() => void once(review)} disabled={busy !== null}>
               {busy === 'estimating' ? 'Estimating the fees…' : 'Review the claim'}
             </button>
             {estimates && (
-              <button type="button" onClick={() => void start()} disabled={busy !== null}>
+              <button type="button" onClick={() => void once(start)} disabled={busy !== null}>
                 {busy === 'claiming' ? 'Claiming…' : `Claim ${chosen.length} payment${chosen.length === 1 ? '' : 's'}`}
               </button>
             )}

@@ -248,6 +248,13 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
               </span>
             ))}
           </p>
+          {funds.incomplete && (
+            <Notice kind="error">
+              <span data-testid="balance-incomplete">
+                Could not read every token this address holds: {funds.incomplete}. Withdraw its tokens before its {symbol} (their gas is paid from it), or read again.
+              </span>
+            </Notice>
+          )}
           {funds.native === 0n && !tokensLeft ? (
             <p className="hint">Nothing left at this address.</p>
           ) : (

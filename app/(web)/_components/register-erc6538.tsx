@@ -20,7 +20,7 @@ import { assertWalletChain } from '../_lib/wallet-chain';
 import { Notice } from './notice';
 import { WalletPicker } from './wallet-picker';
 
-type Estimate = { gas: bigint; maxFee: bigint };
+type Estimate = { gas: bigint; maxFee: bigint; l1Fee: bigint; maxFeePerGas: bigint };
 /** The registration sent from this page: its hash, and the chain it went to. */
 type Sent = { hash: Hash; chainId: number; status: 'confirmed' | 'reverted' };
 
@@ -55,7 +55,7 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
         setStatus(found);
         if (found === 'no-registry') return;
         const priced = await estimateRegistration({ client: current.client, from: current.account, metaAddress });
-        setEstimate({ gas: priced.gas, maxFee: priced.maxFee });
+        setEstimate({ gas: priced.gas, maxFee: priced.maxFee, l1Fee: priced.l1Fee, maxFeePerGas: priced.maxFeePerGas });
       } catch (cause) {
         setError(errorMessage(cause));
       }
@@ -104,12 +104,27 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
             <p data-testid="erc6538-cost">
               Registering on {chainLabel(chainInfo(connection.chainId))} costs about{' '}
               <strong data-testid="erc6538-gas">{estimate.gas.toLocaleString('en-US')} gas</strong> at up to{' '}
-              <strong data-testid="erc6538-gas-price">{formatGwei(estimate.gas === 0n ? 0n : estimate.maxFee / estimate.gas)} gwei</strong>: at most{' '}
+              <strong data-testid="erc6538-gas-price">{formatGwei(estimate.maxFeePerGas)} gwei</strong>
+              {estimate.l1Fee > 0n ? ', plus the L1 data fee of its 1,250 bytes' : ''}: at most{' '}
               <strong data-testid="erc6538-fee">
                 {formatEther(estimate.maxFee)} {symbol}
               </strong>
+              {estimate.l1Fee > 0n && (
+                <>
+                  {' '}
+                  (of which <span data-testid="erc6538-l1-fee">{formatEther(estimate.l1Fee)} {symbol}</span> L1 data fee)
+                </>
+              )}
               , paid by your wallet. The 1,250 bytes are stored on chain, which is why it costs this much once.
             </p>
+          )}
+          {estimate && status !== 'registered' && (
+            <Notice kind="info">
+              <span data-testid="erc6538-public">
+                Registering is public: anyone can see that your wallet&apos;s account registered these keys, so that account is tied to this identity for good. Payments
+                stay unlinkable, but if that tie matters, register from an account not otherwise linked to you.
+              </span>
+            </Notice>
           )}
           {estimate && status !== 'registered' && (
             <button type="button" onClick={register} disabled={busy}>

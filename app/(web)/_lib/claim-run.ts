@@ -6,7 +6,8 @@
  * server. Every mined withdrawal and every failure is reported as it happens, so the history holds
  * it even when the run is cut short; a failure stops this payment (never the run) and is thrown
  * with its reason. Running a payment again withdraws what is still there: a run resumes by
- * claiming again the payments that are not done.
+ * claiming again the payments that are not done. A payment whose tokens could not all be read is
+ * refused before anything is signed: sweeping its coin would take the gas its tokens need.
  * @module
  */
 import { InsufficientGasError, withdrawNative, withdrawToken, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
@@ -45,6 +46,7 @@ async function mined(client: PublicClient, sent: WithdrawReturnType): Promise<Wi
 export async function claimPayment(parameters: ClaimPaymentParameters): Promise<ClaimPaymentReturnType> {
   const { client, stealthAddress, destination, onWithdrawal, coin } = parameters;
   const funds = await readPaymentFunds({ client, stealthAddress, txHash: parameters.txHash, extraTokens: parameters.extraTokens });
+  if (funds.incomplete !== null) throw new Error(`Could not read which tokens it holds: ${funds.incomplete}. Nothing was sent; try again.`);
   let withdrawals = 0;
   let stealthSecretKey: Uint8Array | null = null;
   const key = async () => (stealthSecretKey ??= await parameters.secretKey());

@@ -1,13 +1,16 @@
 /**
  * The checks Send makes before the wallet is asked to sign anything: the wallet holds the tokens
- * it would transfer, and enough of the chain's coin for what it sends plus the gas of every
+ * it would transfer, and enough of the chain's coin for what it sends plus the fee of every
  * transaction of the payment (the transfer, a token payment's top-up, the announcement), at the
- * chain's price now. A payment that must fail on chain (and cost its gas) is refused here with a
+ * chain's price now: gas × max fee, plus on the OP Stack the L1 data fee charged outside the gas
+ * (the SDK's `estimateTransactionFees`, the rule withdrawals are priced by). The announcement's
+ * kilobyte of calldata makes that L1 fee most of an OP Stack payment's cost; missed, the transfer
+ * would go out and the announcement fail, leaving money its recipient cannot find. A payment that must fail on chain (and cost its gas) is refused here with a
  * sentence that says what is missing; nothing is sent. Reads go through the wallet's provider.
  * @module
  */
-import { announceParameters, type PaymentAsset } from '@wraith-pq/sdk/evm';
-import { erc20Abi, type Address, type PublicClient } from 'viem';
+import { announceParameters, estimateTransactionFees, type PaymentAsset, type TransactionToPrice } from '@wraith-pq/sdk/evm';
+import { encodeFunctionData, erc20Abi, type Address, type PublicClient } from 'viem';
 import { formatAmount } from './amount';
 import type { TokenInfo } from './token-info';
 
@@ -32,7 +35,7 @@ export type CheckWalletCoversParameters = {
   coinSymbol: string;
 };
 
-/** The most the payment's gas can cost at today's price, once the checks pass (wei). */
+/** The most the payment's fees can cost at today's price (L1 data fees included), once the checks pass (wei). */
 export type CheckWalletCoversReturnType = { gasBound: bigint };
 
 export async function checkWalletCovers({ client, account, payment, asset, token, coinSymbol }: CheckWalletCoversParameters): Promise<CheckWalletCoversReturnType> {
@@ -49,24 +52,29 @@ export async function checkWalletCovers({ client, account, payment, asset, token
   const chainId = BigInt(await client.getChainId());
   const amount = asset.type === 'native' ? asset.value : asset.amount;
   const announce = announceParameters({ payment, note: { amount, txHash: NO_HASH, chainId } });
-  const [balance, price, transferGas, announceGas] = await Promise.all([
+  const stealth = payment.stealthAddress as Address;
+  const [balance, transferGas, announceGas] = await Promise.all([
     client.getBalance({ address: account }),
-    client.estimateFeesPerGas().then(
-      (fees) => fees.maxFeePerGas ?? fees.gasPrice ?? 0n,
-      () => client.getGasPrice(),
-    ),
-    asset.type === 'native'
-      ? TRANSFER_GAS
-      : client.estimateContractGas({ account, address: asset.token, abi: erc20Abi, functionName: 'transfer', args: [payment.stealthAddress as Address, asset.amount] }),
+    asset.type === 'native' ? TRANSFER_GAS : client.estimateContractGas({ account, address: asset.token, abi: erc20Abi, functionName: 'transfer', args: [stealth, asset.amount] }),
     client.estimateContractGas({ account, ...announce }).catch(() => ANNOUNCE_GAS_FALLBACK),
   ]);
   const topUp = asset.type === 'erc20' ? (asset.gasTopUp ?? 0n) : 0n;
-  const gasBound = price * (transferGas + (topUp > 0n ? TRANSFER_GAS : 0n) + announceGas);
+  const announcement: TransactionToPrice = { to: announce.address, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: announceGas };
+  const transactions: TransactionToPrice[] =
+    asset.type === 'native'
+      ? [{ to: stealth, value: asset.value, gas: transferGas }, announcement]
+      : [
+          { to: asset.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [stealth, asset.amount] }), gas: transferGas },
+          ...(topUp > 0n ? [{ to: stealth, value: topUp, gas: TRANSFER_GAS }] : []),
+          announcement,
+        ];
+  const { total: gasBound, l1Fee } = await estimateTransactionFees({ client, from: account, transactions });
   const sent = asset.type === 'native' ? asset.value : topUp;
   if (balance < sent + gasBound) {
     const what = asset.type === 'native' ? coin(sent) : topUp > 0n ? `${coin(topUp)} for the recipient's gas` : null;
+    const l1 = l1Fee > 0n ? `, of which ${coin(l1Fee)} is the L1 data fee` : '';
     throw new PaymentNotCoveredError(
-      `Your wallet holds ${coin(balance)}, and this payment needs up to ${coin(sent + gasBound)} (${what ? `${what} and ` : ''}at most ${coin(gasBound)} of network fees): ${coin(sent + gasBound - balance)} short. Nothing was sent; pay less or add ${coinSymbol} first.`,
+      `Your wallet holds ${coin(balance)}, and this payment needs up to ${coin(sent + gasBound)} (${what ? `${what} and ` : ''}at most ${coin(gasBound)} of network fees${l1}): ${coin(sent + gasBound - balance)} short. Nothing was sent; pay less or add ${coinSymbol} first.`,
     );
   }
   return { gasBound };

@@ -1,16 +1,28 @@
 /**
  * What a discovered payment holds now: its native balance and the balances of the tokens its own
- * transaction brought (payment-asset.ts) or the user named, read in one `stealthBalances` call
- * through the user's provider (never the Wraith server, which must not learn which stealth
- * addresses are one person's).
+ * transaction brought (payment-asset.ts) or the user named, read through the user's provider
+ * (never the Wraith server, which must not learn which stealth addresses are one person's).
+ *
+ * A read that fails is said, never taken for "no tokens": `incomplete` holds why, since a claim
+ * that believed the list would sweep the coin a token's withdrawal needs for gas and strand the
+ * token (claim-run.ts refuses such a payment).
  * @module
  */
-import { stealthBalances } from '@wraith-pq/sdk/evm';
-import { getAddress, type Address, type Hash, type PublicClient } from 'viem';
+import { BaseError, erc20Abi, getAddress, type Address, type Hash, type PublicClient } from 'viem';
+import { errorMessage } from './error-message';
 import { receivedAssets, type ReceivedAsset } from './payment-asset';
 import { readTokenInfo, type TokenInfo } from './token-info';
 
-export type PaymentFunds = { native: bigint; tokens: { info: TokenInfo; balance: bigint }[]; received: ReceivedAsset[] };
+/** A failed read's reason in one line: viem's short message, without the request it repeats. */
+const readError = (cause: unknown) => (cause instanceof BaseError ? cause.shortMessage : errorMessage(cause));
+
+export type PaymentFunds = {
+  native: bigint;
+  tokens: { info: TokenInfo; balance: bigint }[];
+  received: ReceivedAsset[];
+  /** Why the tokens listed may not be all the address holds (a read failed), or null when every read answered. */
+  incomplete: string | null;
+};
 
 export type ReadPaymentFundsParameters = {
   client: PublicClient;
@@ -21,12 +33,29 @@ export type ReadPaymentFundsParameters = {
   extraTokens: readonly string[];
 };
 
+/** A token's balance at `owner`; without its symbol or decimals, counted in base units under its address. */
+async function readTokenFunds(client: PublicClient, token: Address, owner: Address): Promise<{ info: TokenInfo; balance: bigint }> {
+  const [info, balance] = await Promise.all([
+    readTokenInfo(client, token).catch((): TokenInfo => ({ address: token, symbol: `base units of ${token}`, decimals: 0 })),
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }).catch((cause: unknown) => {
+      throw new Error(`the balance of the token ${token} could not be read (${readError(cause)})`);
+    }),
+  ]);
+  return { info, balance };
+}
+
 export async function readPaymentFunds({ client, stealthAddress, txHash, extraTokens }: ReadPaymentFundsParameters): Promise<PaymentFunds> {
-  const received = txHash ? await receivedAssets(client, txHash as Hash, stealthAddress).catch(() => []) : [];
+  const problems: string[] = [];
+  let received: ReceivedAsset[] = [];
+  if (txHash) {
+    try {
+      received = await receivedAssets(client, txHash as Hash, stealthAddress);
+    } catch (cause) {
+      problems.push(`the payment's transaction ${txHash} could not be read (${readError(cause)})`);
+    }
+  }
   const candidates = [...new Set([...received.flatMap((r) => (r.type === 'erc20' ? [r.token] : [])), ...extraTokens].map((t) => getAddress(t)))];
-  // An address that is not a token (typed by mistake, or a contract the payment's logs named)
-  // is left out rather than failing every balance of this payment.
-  const infos = (await Promise.allSettled(candidates.map((token) => readTokenInfo(client, token)))).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const [balance] = await stealthBalances({ client, addresses: [stealthAddress], tokens: infos.map((info) => info.address) });
-  return { native: balance!.native, tokens: balance!.tokens.map((t, i) => ({ info: infos[i]!, balance: t.balance })), received };
+  const [native, reads] = await Promise.all([client.getBalance({ address: stealthAddress }), Promise.allSettled(candidates.map((token) => readTokenFunds(client, token, stealthAddress)))]);
+  const tokens = reads.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : (problems.push(errorMessage(r.reason)), [])));
+  return { native, tokens, received, incomplete: problems.length > 0 ? problems.join('; ') : null };
 }

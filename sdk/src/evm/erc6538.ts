@@ -18,6 +18,7 @@ import { bytesToHex as toHex } from '../bytes.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { decodeAnyMetaAddress, ERC8441_META_ADDRESS_BYTES, ERC8441_SCHEME_ID, WRAITH_SCHEME_ID_1000, type AnyMetaAddress } from '../erc8441-meta-address.ts';
 import { META_ADDRESS_BYTES } from '../meta-address.ts';
+import { estimateTransactionFees } from './withdrawal-plan.ts';
 
 /** The canonical ERC-6538 registry: the same address on every chain it is deployed to. */
 export const ERC6538_REGISTRY_ADDRESS: Address = '0x6538E6bf4B0eBd30A8Ea093027Ac2422ce5d6538';
@@ -149,16 +150,15 @@ export type EstimateRegistrationParameters = RegisterKeysParameters & {
 
 /**
  * What a registration will cost before the wallet is asked: gas from `eth_estimateGas` for the
- * sender `from`, and the fee at the chain's current price (a maximum: the fee cap).
+ * sender `from`, and the fee bound at the chain's current price (a maximum: the fee cap), priced
+ * by {@link estimateTransactionFees}: on the OP Stack that includes the L1 data fee of the
+ * kilobyte of calldata, charged outside the gas.
  */
-export async function estimateRegistration(parameters: EstimateRegistrationParameters): Promise<{ gas: bigint; maxFee: bigint; schemeId: number }> {
+export async function estimateRegistration(parameters: EstimateRegistrationParameters): Promise<{ gas: bigint; maxFee: bigint; l1Fee: bigint; maxFeePerGas: bigint; schemeId: number }> {
   const call = registerKeysParameters(parameters);
-  const [gas, fees] = await Promise.all([
-    parameters.client.estimateGas({ account: parameters.from, to: call.address, data: call.data }),
-    parameters.client.estimateFeesPerGas().catch(async () => ({ maxFeePerGas: await parameters.client.getGasPrice() })),
-  ]);
-  const price = fees.maxFeePerGas ?? (await parameters.client.getGasPrice());
-  return { gas, maxFee: gas * price, schemeId: call.schemeId };
+  const gas = await parameters.client.estimateGas({ account: parameters.from, to: call.address, data: call.data });
+  const price = await estimateTransactionFees({ client: parameters.client, from: parameters.from, transactions: [{ to: call.address, data: call.data, gas }] });
+  return { gas, maxFee: price.total, l1Fee: price.l1Fee, maxFeePerGas: price.maxFeePerGas, schemeId: call.schemeId };
 }
 
 export type StealthMetaAddressOfParameters = {
