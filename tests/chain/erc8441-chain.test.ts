@@ -50,6 +50,8 @@ describe('ERC-8441 on chain, beside scheme 1000', () => {
     const destination = chain.accounts[3]!.address;
     const before = await chain.publicClient.getBalance({ address: destination });
     const withdrawal = await withdrawNative({ client: chain.publicClient, stealthSecretKey: key, to: destination });
+    // withdrawNative returns once the node took the transaction; anvil may mine it a moment later.
+    await chain.publicClient.waitForTransactionReceipt({ hash: withdrawal.hash });
     expect(await chain.publicClient.getBalance({ address: payment.stealthAddress as `0x${string}` })).toBe(0n);
     expect((await chain.publicClient.getBalance({ address: destination })) - before).toBe(withdrawal.amount);
   });
