@@ -75,8 +75,14 @@ describe.runIf(run)('wraith pay on an OP Stack chain', () => {
     expect(refused.stderr).toMatch(/^wraith: INSUFFICIENT_FUNDS: the paying account 0x[0-9a-fA-F]{40} holds [\d.]+ ETH, and this payment needs up to [\d.]+ ETH \(0\.01 ETH plus the gas of the payment and its announcement, of which [\d.]+ ETH is their L1 data fee\); nothing was sent — /);
     expect([await node.publicClient.getTransactionCount({ address: PAYER }), await node.publicClient.getBlockNumber()]).toEqual([0, block]);
 
-    // The sum asked for: paid and announced, and the chain charged at most that.
-    await setBalance(total);
+    // The sum asked for: paid and announced, and the chain charged at most that. Every run draws a
+    // fresh ephemeral key, so the next run's calldata (its zero bytes, its compressed size) and with
+    // it the gas and L1 fee it must reserve move a little (CI once saw 6e10 wei, twelve gas per zero
+    // byte): fund the probe's total plus a hundredth of its fees, far below the half L1 fee that was
+    // refused above, and compare what the chain charged with the same margin.
+    const margin = (total - AMOUNT) / 100n;
+    const funded = total + margin;
+    await setBalance(funded);
     const paid = await pay();
     expect(paid.code, paid.stderr).toBe(0);
     const result = jsonLines(paid.stdout)[0]!;
@@ -89,9 +95,9 @@ describe.runIf(run)('wraith pay on an OP Stack chain', () => {
       l1Charged += (receipt as { l1Fee?: bigint | null }).l1Fee ?? 0n;
     }
     expect(l1Charged).toBeGreaterThan(0n);
-    expect(l1Charged).toBeLessThanOrEqual(l1Fee);
-    expect(AMOUNT + charged).toBeLessThanOrEqual(total);
-    expect(await node.publicClient.getBalance({ address: PAYER })).toBe(total - AMOUNT - charged);
+    expect(l1Charged).toBeLessThanOrEqual(l1Fee + l1Fee / 100n);
+    expect(AMOUNT + charged).toBeLessThanOrEqual(total + margin);
+    expect(await node.publicClient.getBalance({ address: PAYER })).toBe(funded - AMOUNT - charged);
     expect(await node.publicClient.getBalance({ address: getAddress(result.stealth_address) })).toBe(AMOUNT);
     console.log(`OP Stack payment: needed at most ${total - AMOUNT} wei of fees (${l1Fee} L1), charged ${charged} (${l1Charged} L1)`);
   }, 240_000);
