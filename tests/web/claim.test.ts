@@ -9,7 +9,8 @@
  * prompt). The token payment's gas is removed first: its claim fails with the reason while the
  * other two finish; its gas back, the run is resumed and finishes. Then every stealth address
  * holds 0, the history lists the three payments with their fees, and the JSON and CSV exports
- * parse and agree with the chain's receipts. Send refuses to overspend the wallet's tokens or coin
+ * parse and agree with the chain's receipts; its encrypted backup restores it in another browser
+ * once the keystore's backup file opens the keys there. Send refuses to overspend the wallet's tokens or coin
  * before anything is signed (the sender's nonce does not move).
  *
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
@@ -20,7 +21,7 @@ import { erc20Abi, formatEther, getAddress, parseEther, parseEventLogs, type Add
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { createKeys, pay, scanFor } from './flows.ts';
+import { createKeys, pay, scanFor, unlock } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 import { pageWithWallet as pageWithWalletOn, sender, setupMoneyChain, TOKENS, waitIndexed } from './money-chain.ts';
 
@@ -88,7 +89,7 @@ async function unlabelledHashes(page: Page): Promise<string[]> {
 describe.skipIf(skipBrowser)('claiming several payments at once in Chromium', () => {
   it('claims three payments in one run to three fresh addresses with no wallet prompt; a claim without gas fails with its reason, the others finish, and resumed it completes; history and exports agree with the receipts', { timeout: 420_000 }, async () => {
     const { page: alice, wallet: aliceWallet } = await pageWithWallet();
-    const { metaAddress } = await createKeys(alice);
+    const { metaAddress, envelope } = await createKeys(alice);
 
     // Three payments to one recipient: coin, token with a gas top-up, coin again.
     const { page: bob } = await pageWithWallet();
@@ -247,6 +248,25 @@ describe.skipIf(skipBrowser)('claiming several payments at once in Chromium', ()
     for (const d of destinations) expect(stored.toLowerCase()).not.toContain(d.slice(2).toLowerCase());
     const toServer = h.requests.filter((r) => r.url.startsWith(`${h.server.url}/`));
     for (const d of destinations) expect(toServer.filter((r) => `${r.url}\n${r.body}`.toLowerCase().includes(d.slice(2).toLowerCase()))).toEqual([]);
+
+    // Another browser: the keystore's backup file opens the keys, the history's backup restores the history.
+    const backup = await downloaded(alice, 'Back up history');
+    expect(backup.name).toMatch(/^wraith-history-backup-\d{4}-\d{2}-\d{2}\.json$/);
+    for (const d of destinations) expect(backup.text.toLowerCase()).not.toContain(d.slice(2).toLowerCase());
+    const { page: elsewhere } = await h.newPage();
+    await elsewhere.goto('/scan');
+    await elsewhere.getByLabel('Backup file').setInputFiles({ name: 'keys.json', mimeType: 'application/json', buffer: Buffer.from(envelope) });
+    await unlock(elsewhere);
+    await elsewhere.getByText('Nothing yet: payments appear here once a scan finds them.').waitFor();
+    await elsewhere.getByLabel('Restore history from a file').setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
+    await elsewhere.getByRole('status').filter({ hasText: `Restored from ${backup.name}: 3 payments and 5 withdrawals added.` }).waitFor();
+    const restoredRows = (page: Page) => page.locator('[data-testid="history-row"] dl').evaluateAll((els) => els.map((el) => el.textContent).sort());
+    expect(await restoredRows(elsewhere)).toEqual(await restoredRows(alice));
+    expect((await downloaded(elsewhere, 'Export CSV')).text).toBe(csv.text);
+    // Restored twice, nothing is counted twice.
+    await elsewhere.getByLabel('Restore history from a file').setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
+    await elsewhere.getByRole('status').filter({ hasText: 'Nothing new in' }).waitFor();
+    expect(await elsewhere.getByTestId('history-row').count()).toBe(3);
     expect(h.pageErrors).toEqual([]);
   });
 

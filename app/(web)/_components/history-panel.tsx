@@ -2,11 +2,16 @@
 /**
  * The history on the Scan page (history.ts): each payment found, what was withdrawn from it,
  * where, and at what fee; exported as JSON or CSV (made in this page, downloaded from a blob:
- * nothing goes to the server), and one printable receipt per payment (receipt.tsx).
+ * nothing goes to the server), and one printable receipt per payment (receipt.tsx). An encrypted
+ * backup carries it to another browser, where the same keys restore it (history-store.ts); a
+ * restore merges, it never replaces.
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { formatAmount, noteAmountText } from '../_lib/amount';
+import { errorMessage } from '../_lib/error-message';
 import { historyCsv, historyJson, type History } from '../_lib/history';
+import { HISTORY_FILE_LIMIT, historyBackup, restoreHistory } from '../_lib/history-store';
+import { Notice } from './notice';
 import { Receipt } from './receipt';
 
 export type HistoryPanelProps = {
@@ -29,9 +34,44 @@ function download(text: string, name: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** "3 payments", "1 withdrawal". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelProps) {
   const [receiptOf, setReceiptOf] = useState<number | null>(null);
   const stamp = new Date().toISOString().slice(0, 10);
+  const [restore, setRestore] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const restoreId = useId();
+
+  async function onBackup() {
+    setRestore(null);
+    try {
+      download(await historyBackup(), `wraith-history-backup-${stamp}.json`, 'application/json');
+    } catch (cause) {
+      setRestore({ kind: 'error', text: errorMessage(cause) });
+    }
+  }
+
+  async function onRestore(input: HTMLInputElement) {
+    const file = input.files?.[0];
+    input.value = ''; // the same file can be chosen again
+    if (!file) return;
+    setRestore(null);
+    try {
+      if (file.size > HISTORY_FILE_LIMIT) throw new Error('This file is too large to be a Wraith history.');
+      const outcome = await restoreHistory(await file.text());
+      const added = outcome.payments + outcome.withdrawals;
+      const conflicts =
+        outcome.conflicts > 0 ? ` ${count(outcome.conflicts, 'record')} left out: this history knows their announcements under other stealth addresses (a history kept against another server).` : '';
+      setRestore({
+        kind: 'success',
+        text: added === 0 ? `Nothing new in ${file.name}: this history already holds all of it.${conflicts}` : `Restored from ${file.name}: ${count(outcome.payments, 'payment')} and ${count(outcome.withdrawals, 'withdrawal')} added.${conflicts}`,
+      });
+    } catch (cause) {
+      setRestore({ kind: 'error', text: errorMessage(cause) });
+    }
+  }
+
   const payments = [...history.payments].sort((a, b) => b.date.localeCompare(a.date));
   const receipt = payments.find((p) => p.announcementId === receiptOf);
   return (
@@ -84,7 +124,19 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
         <button type="button" className="secondary" onClick={() => download(historyCsv(history), `wraith-history-${stamp}.csv`, 'text/csv')}>
           Export CSV
         </button>
+        <button type="button" className="secondary" onClick={onBackup}>
+          Back up history
+        </button>
       </div>
+      <div className="field">
+        <label htmlFor={restoreId}>Restore history from a file</label>
+        <input id={restoreId} type="file" accept=".json,application/json" aria-describedby={`${restoreId}-hint`} onChange={(e) => onRestore(e.currentTarget)} />
+        <p className="hint" id={`${restoreId}-hint`}>
+          A backup made with &ldquo;Back up history&rdquo; (encrypted: only these keys open it) or a JSON export. It is merged into this history; nothing here is
+          lost.
+        </p>
+      </div>
+      {restore && <Notice kind={restore.kind}>{restore.text}</Notice>}
       {receipt && (
         <Receipt
           payment={receipt}

@@ -156,7 +156,8 @@ function SaveKeys({ keys, saved, stored, onSaved }: { keys: UnlockedKeys; saved:
           )}
           <p className="hint">
             Export a backup file and keep it somewhere safe: clearing this browser&apos;s data deletes the saved copy.
-            The file is encrypted; it is useless without your password, and your password is useless without it.
+            The file is encrypted; it is useless without your password, and your password is useless without it. Your
+            history of payments and withdrawals has its own backup, on the Scan page.
           </p>
           <button type="button" className="secondary" onClick={() => stored && downloadKeystore(stored)}>
             Export backup file

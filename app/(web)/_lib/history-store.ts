@@ -11,7 +11,7 @@
  */
 import { bytesToHex, hexToBytes } from '@wraith-pq/sdk';
 import { useSyncExternalStore } from 'react';
-import { EMPTY_HISTORY, type History } from './history';
+import { EMPTY_HISTORY, HistoryFileError, mergeHistory, parseHistoryRecords, type History, type MergeOutcome } from './history';
 import type { UnlockedKeys } from './unlocked-keys';
 
 const STORAGE_PREFIX = 'wraith.history.v1.';
@@ -63,10 +63,8 @@ export function recordHistory(change: (history: History) => History): Promise<vo
   open.history = next;
   notify();
   writes = writes.then(async () => {
-    const nonce = crypto.getRandomValues(new Uint8Array(12));
-    const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, open.key, new TextEncoder().encode(JSON.stringify(next))));
+    const sealed: Sealed = { kind: 'wraith-history', version: 1, ...(await seal(open.key, next)) };
     if (open.history !== next) return; // a later write carries this one
-    const sealed: Sealed = { kind: 'wraith-history', version: 1, nonce: bytesToHex(nonce), ciphertext: bytesToHex(ciphertext) };
     try {
       window.localStorage.setItem(STORAGE_PREFIX + open.keyId, JSON.stringify(sealed));
     } catch {
@@ -74,6 +72,60 @@ export function recordHistory(change: (history: History) => History): Promise<vo
     }
   });
   return writes;
+}
+
+const BACKUP_KIND = 'wraith-history-backup';
+/** The largest history file a restore reads (a history of thousands of payments is far smaller). */
+export const HISTORY_FILE_LIMIT = 8 * 1024 * 1024;
+
+async function seal(key: CryptoKey, history: History): Promise<Pick<Sealed, 'nonce' | 'ciphertext'>> {
+  const nonce = crypto.getRandomValues(new Uint8Array(12));
+  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, key, new TextEncoder().encode(JSON.stringify(history))));
+  return { nonce: bytesToHex(nonce), ciphertext: bytesToHex(ciphertext) };
+}
+
+/**
+ * The open history as a backup file: sealed as in storage (only these keys open it), with the
+ * spending public key it belongs to. Restored on another browser once the same keys are unlocked.
+ */
+export async function historyBackup(): Promise<string> {
+  const open = current;
+  if (!open) throw new HistoryFileError('Unlock your keys first: the history opens with them.');
+  const sealed = await seal(open.key, open.history);
+  return `${JSON.stringify({ kind: BACKUP_KIND, version: 1, spending_public_key: open.keyId, ...sealed }, null, 2)}\n`;
+}
+
+/**
+ * Merge a history file into the open history and save it: a backup (`historyBackup`, opened with
+ * these keys) or a JSON export (`historyJson`). Nothing is changed unless the whole file reads.
+ */
+export async function restoreHistory(text: string): Promise<MergeOutcome> {
+  const open = current;
+  if (!open) throw new HistoryFileError('Unlock your keys first: the history opens with them.');
+  if (text.length > HISTORY_FILE_LIMIT) throw new HistoryFileError('This file is too large to be a Wraith history.');
+  let file: Record<string, unknown>;
+  try {
+    file = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new HistoryFileError('This file is not a Wraith history: it is not JSON.');
+  }
+  let plain: unknown = file;
+  if (file?.kind === BACKUP_KIND) {
+    if (file.spending_public_key !== open.keyId) throw new HistoryFileError('This backup belongs to other keys: unlock the keys it was made with to restore it.');
+    try {
+      const bytes = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: new Uint8Array(hexToBytes(String(file.nonce))) }, open.key, new Uint8Array(hexToBytes(String(file.ciphertext))));
+      plain = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      throw new HistoryFileError('This backup does not open with these keys: it is damaged. Nothing was restored.');
+    }
+  } else if (file?.kind !== 'wraith-history') {
+    throw new HistoryFileError('This file is not a Wraith history backup or export.');
+  }
+  const restored = parseHistoryRecords(plain);
+  if (current !== open) throw new HistoryFileError('The keys were locked during the restore: nothing was restored.');
+  let outcome!: MergeOutcome;
+  await recordHistory((history) => (outcome = mergeHistory(history, restored)).history);
+  return outcome;
 }
 
 /** Forget the open history in this tab (when the keys are locked). */

@@ -145,3 +145,134 @@ export function withWithdrawal(history: History, subject: WithdrawalSubject, out
   };
   return { ...history, withdrawals: [...history.withdrawals, record] };
 }
+
+/** A history file that cannot be read: not one, damaged, or of other keys. Its message is for the person. */
+export class HistoryFileError extends Error {
+  override name = 'HistoryFileError';
+}
+
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const DIGITS = /^\d+$/;
+
+type Check = (value: unknown) => boolean;
+const string: Check = (v) => typeof v === 'string';
+const integer: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const date: Check = (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+const oneOf =
+  (...values: unknown[]): Check =>
+  (v) =>
+    values.includes(v);
+const matches =
+  (pattern: RegExp): Check =>
+  (v) =>
+    typeof v === 'string' && pattern.test(v);
+const orNull =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
+const asset: Check = (v) => v === 'native' || (typeof v === 'string' && HEX_ADDRESS.test(v));
+
+const PAYMENT_FIELDS: Record<keyof PaymentRecord, Check> = {
+  announcementId: integer,
+  chainId: orNull(integer),
+  stealthAddress: matches(HEX_ADDRESS),
+  date,
+  amount: orNull(matches(DIGITS)),
+  asset: orNull(asset),
+  symbol: orNull(string),
+  decimals: orNull(integer),
+  paymentTx: orNull(string),
+  announcementTx: orNull(string),
+};
+
+const WITHDRAWAL_FIELDS: Record<keyof WithdrawalRecord, Check> = {
+  date,
+  announcementId: integer,
+  chainId: integer,
+  stealthAddress: matches(HEX_ADDRESS),
+  destination: matches(HEX_ADDRESS),
+  status: oneOf('withdrawn', 'failed'),
+  asset,
+  symbol: orNull(string),
+  decimals: orNull(integer),
+  amount: orNull(matches(DIGITS)),
+  feePaid: orNull(matches(DIGITS)),
+  feeBound: orNull(matches(DIGITS)),
+  feeKind: oneOf('exact', 'maximum', null),
+  hash: orNull(matches(HEX_HASH)),
+  error: orNull(string),
+};
+
+/** `value` as records of `fields` (only those fields kept), or a HistoryFileError naming the first record that is not one. */
+function records<T>(value: unknown, fields: Record<string, Check>, what: string): T[] {
+  if (!Array.isArray(value)) throw new HistoryFileError(`This file holds no list of ${what}s: it is not a Wraith history.`);
+  return value.map((record: unknown, index) => {
+    const fieldsOf = record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : null;
+    const bad = fieldsOf ? Object.entries(fields).find(([name, check]) => !check(fieldsOf[name])) : ['the record'];
+    if (bad) throw new HistoryFileError(`The ${what} at position ${index + 1} of this file is damaged (its ${bad[0]}): nothing was restored.`);
+    return Object.fromEntries(Object.keys(fields).map((name) => [name, fieldsOf![name]])) as T;
+  });
+}
+
+/** The payments and withdrawals of a history as JSON (`historyJson`'s export, or the plaintext of a backup), checked field by field. */
+export function parseHistoryRecords(value: unknown): Pick<History, 'payments' | 'withdrawals'> {
+  if (value === null || typeof value !== 'object') throw new HistoryFileError('This file is not a Wraith history.');
+  const v = value as Record<string, unknown>;
+  if (v.version !== 1) throw new HistoryFileError('This history was written by another version of Wraith: nothing was restored.');
+  return {
+    payments: records<PaymentRecord>(v.payments, PAYMENT_FIELDS, 'payment'),
+    withdrawals: records<WithdrawalRecord>(v.withdrawals, WITHDRAWAL_FIELDS, 'withdrawal'),
+  };
+}
+
+/** What a restore added, and what it left out because the history here says otherwise. */
+export type MergeOutcome = { history: History; payments: number; withdrawals: number; conflicts: number };
+
+/**
+ * `from` merged into `into`: a payment new here is added, one known here keeps what this history
+ * says and gains only what it lacked; a withdrawal is added unless the same record is here. A
+ * record whose announcement this history knows under another stealth address (a history kept
+ * against another server) is left out and counted as a conflict. The claim run in progress here is kept.
+ */
+export function mergeHistory(into: History, from: Pick<History, 'payments' | 'withdrawals'>): MergeOutcome {
+  const payments = [...into.payments];
+  let addedPayments = 0;
+  let conflicts = 0;
+  const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  for (const payment of from.payments) {
+    const index = payments.findIndex((p) => p.announcementId === payment.announcementId);
+    if (index < 0) {
+      payments.push(payment);
+      addedPayments++;
+      continue;
+    }
+    const here = payments[index]!;
+    if (!sameAddress(here.stealthAddress, payment.stealthAddress)) {
+      conflicts++;
+      continue;
+    }
+    const missing = (Object.keys(PAYMENT_FIELDS) as (keyof PaymentRecord)[]).filter((key) => here[key] === null && payment[key] !== null);
+    if (missing.length > 0) payments[index] = { ...here, ...Object.fromEntries(missing.map((key) => [key, payment[key]])) };
+  }
+  // The same withdrawal, whatever the order of its fields.
+  const identity = (w: WithdrawalRecord) => JSON.stringify(Object.keys(WITHDRAWAL_FIELDS).map((key) => w[key as keyof WithdrawalRecord]));
+  const known = new Set(into.withdrawals.map(identity));
+  const withdrawals = [...into.withdrawals];
+  let addedWithdrawals = 0;
+  for (const withdrawal of from.withdrawals) {
+    const payment = payments.find((p) => p.announcementId === withdrawal.announcementId);
+    if (payment && !sameAddress(payment.stealthAddress, withdrawal.stealthAddress)) {
+      conflicts++;
+      continue;
+    }
+    const key = identity(withdrawal);
+    if (known.has(key)) continue;
+    known.add(key);
+    withdrawals.push(withdrawal);
+    addedWithdrawals++;
+  }
+  withdrawals.sort((a, b) => a.date.localeCompare(b.date));
+  const changed = addedPayments > 0 || addedWithdrawals > 0 || payments.some((p, i) => p !== into.payments[i]);
+  return { history: changed ? { ...into, payments, withdrawals } : into, payments: addedPayments, withdrawals: addedWithdrawals, conflicts };
+}
