@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startIndexer, type Indexer, type IndexerStatus } from '../chain/indexer.ts';
 import { chainErrorSummary, createChainClients, type ChainClients } from '../chain/rpc.ts';
 import type { ChainConfig } from '../config.ts';
+import { HttpError, validationError } from '../http/errors.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
 import { getRegistry } from './registry.ts';
@@ -91,6 +92,38 @@ export function followedChains(): readonly FollowedChain[] {
  */
 export function followedChainById(chainId: number): FollowedChain | undefined {
   return chainsState().chains.find((chain) => chain.chainId === chainId && !chain.refused);
+}
+
+/** What a request's chain is for, in the words of the refusals {@link chainNamedBy} gives. */
+export type ChainPurpose = {
+  /** The 422 when `chain_id` names a chain not followed, given the ids followed ("8453, 10" or "no chain"). */
+  notFollowed: (followed: string) => string;
+  /** The 422 when this server follows no chain at all. */
+  noChain: string;
+  /** The `chain_id` issue when several are followed and the request names none. */
+  several: string;
+};
+
+/**
+ * The followed chain a request acts on (API.md "Several chains"): the one its `chain_id` names
+ * (422 CHAIN_NOT_FOLLOWED when this server does not follow it), or the only one when it names
+ * none; a server following several needs the request to say which (400 VALIDATION_ERROR).
+ * @example
+ * const chain = chainNamedBy(query.chain_id, { notFollowed: (f) => `... (it follows ${f}).`, noChain: '...', several: 'is required: ...' });
+ */
+export function chainNamedBy(chainId: number | undefined, purpose: ChainPurpose): FollowedChain {
+  const chains = followedChains();
+  if (chainId !== undefined) {
+    const chain = followedChainById(chainId);
+    if (chain !== undefined) return chain;
+    const followed = chains.flatMap((c) => (c.chainId === undefined ? [] : [c.chainId]));
+    throw new HttpError(422, 'CHAIN_NOT_FOLLOWED', purpose.notFollowed(followed.join(', ') || 'no chain'), {
+      details: [{ path: 'chain_id', issue: 'is not a chain this server follows' }],
+    });
+  }
+  if (chains.length === 1) return chains[0]!;
+  if (chains.length === 0) throw new HttpError(422, 'CHAIN_NOT_FOLLOWED', purpose.noChain, { details: [{ path: 'chain_id', issue: 'this server follows no chain' }] });
+  throw validationError([{ path: 'chain_id', issue: purpose.several }]);
 }
 
 /** The RPC clients of the followed chain of id `chainId`, or undefined when it is not followed. */

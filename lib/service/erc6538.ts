@@ -16,7 +16,7 @@ import { getAddress, isAddress, type Address } from 'viem';
 import { HttpError, validationError } from '../http/errors.ts';
 import { upstreamError, upstreamTimeout } from '../ipfs/upstream.ts';
 import type { Erc6538Query, Erc6538Response } from '../schemas/erc6538.ts';
-import { followedChainById, followedChains, type FollowedChain } from '../server/chain.ts';
+import { chainNamedBy, type ChainPurpose, type FollowedChain } from '../server/chain.ts';
 import { getConfig } from '../server/config.ts';
 
 const SERVICE = 'chain RPC';
@@ -29,7 +29,7 @@ const FORM_NAMES = { 3: 'ERC-8441 (1250 bytes)', 1000: 'Wraith (1218 bytes)' } a
  */
 export async function registeredMetaAddress(address: string, query: Erc6538Query): Promise<Erc6538Response> {
   const registrant = parseRegistrant(address);
-  const chain = chainToRead(query.chain_id);
+  const chain = chainNamedBy(query.chain_id, READ_CHAIN);
   if (chain.chainId === undefined) throw upstreamError(SERVICE, 'has not answered yet', 'chain id unknown');
   const chainId = chain.chainId;
   const schemes: readonly (3 | 1000)[] = query.scheme_id === undefined ? [ERC8441_SCHEME_ID, WRAITH_SCHEME_ID_1000] : [query.scheme_id as 3 | 1000];
@@ -60,28 +60,12 @@ function parseRegistrant(address: string): Address {
   return getAddress(`0x${hex.toLowerCase()}`);
 }
 
-/**
- * The followed chain to read (the rule of verified publishing, lib/service/registry-publish.ts):
- * the one `chain_id` names (422 CHAIN_NOT_FOLLOWED otherwise), or the only one when it names none.
- */
-function chainToRead(chainId: number | undefined): FollowedChain {
-  const chains = followedChains();
-  if (chainId !== undefined) {
-    const chain = followedChainById(chainId);
-    if (chain !== undefined) return chain;
-    const followed = chains.flatMap((c) => (c.chainId === undefined ? [] : [c.chainId]));
-    throw new HttpError(422, 'CHAIN_NOT_FOLLOWED', `This server does not follow the chain chain_id names, so it cannot read its registry (it follows ${followed.join(', ') || 'no chain'}). Read the registry through your own RPC instead.`, {
-      details: [{ path: 'chain_id', issue: 'is not a chain this server follows' }],
-    });
-  }
-  if (chains.length === 1) return chains[0]!;
-  if (chains.length === 0) {
-    throw new HttpError(422, 'CHAIN_NOT_FOLLOWED', 'This server follows no chain (CHAINS / CHAIN_RPC_URL unset), so it cannot read an ERC-6538 registry. Read the registry through your own RPC instead.', {
-      details: [{ path: 'chain_id', issue: 'this server follows no chain' }],
-    });
-  }
-  throw validationError([{ path: 'chain_id', issue: 'is required: this server follows several chains; name the one whose registry to read' }]);
-}
+/** The followed chain to read: the one `chain_id` names, or the only one (lib/server/chain.ts). */
+const READ_CHAIN: ChainPurpose = {
+  notFollowed: (followed) => `This server does not follow the chain chain_id names, so it cannot read its registry (it follows ${followed}). Read the registry through your own RPC instead.`,
+  noChain: 'This server follows no chain (CHAINS / CHAIN_RPC_URL unset), so it cannot read an ERC-6538 registry. Read the registry through your own RPC instead.',
+  several: 'is required: this server follows several chains; name the one whose registry to read',
+};
 
 async function readRegistry(chain: FollowedChain, registrant: Address, schemeId: number, timeoutMs: number): Promise<Uint8Array | null> {
   try {
