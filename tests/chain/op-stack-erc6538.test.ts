@@ -5,11 +5,11 @@
  * bounds what the chain charges, where gas × max fee alone falls short.
  */
 import { readFileSync } from 'node:fs';
-import { hexToBigInt, parseGwei, type Hex, type TransactionReceipt } from 'viem';
+import { parseGwei, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc8441KeysOf, generateKeys } from '@wraith-pq/sdk';
 import { ERC6538_REGISTRY_ADDRESS, estimateRegistration, registerKeysParameters } from '@wraith-pq/sdk/evm';
-import { opNodeOrSkip, startOpNode, type OpNode } from '../helpers/op-node.ts';
+import { chargedBy, opNodeOrSkip, startOpNode, type OpNode } from '../helpers/op-node.ts';
 
 const run = opNodeOrSkip();
 let node: OpNode;
@@ -24,15 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await node?.stop();
 });
-
-/** What the chain charged a mined transaction: gas, the L1 data fee, the operator fee. */
-function chargedBy(receipt: TransactionReceipt): bigint {
-  const raw = receipt as TransactionReceipt & { l1Fee?: bigint | Hex | null; operatorFeeScalar?: Hex | null; operatorFeeConstant?: Hex | null };
-  const l1Fee = typeof raw.l1Fee === 'string' ? hexToBigInt(raw.l1Fee) : (raw.l1Fee ?? 0n);
-  const scalar = raw.operatorFeeScalar ? hexToBigInt(raw.operatorFeeScalar) : 0n;
-  const constant = raw.operatorFeeConstant ? hexToBigInt(raw.operatorFeeConstant) : 0n;
-  return receipt.gasUsed * receipt.effectiveGasPrice + l1Fee + (receipt.gasUsed * scalar) / 1_000_000n + constant;
-}
 
 describe.runIf(run)('ERC-6538 registration on an OP Stack chain', () => {
   it('shows a fee that includes the L1 data fee of the 1,250 bytes and bounds what the chain charges', async () => {

@@ -12,13 +12,13 @@
  * per gas) all drawn at random.
  */
 import fc from 'fast-check';
-import { erc20Abi, getAddress, parseEther, parseGwei, bytesToHex, hexToBigInt, type Address, type Hash, type Hex, type TransactionReceipt } from 'viem';
+import { erc20Abi, getAddress, parseEther, parseGwei, bytesToHex, type Address, type Hash, type Hex, type TransactionReceipt } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStealthPayment, generateKeys, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
 import { chainAnnouncementPages, estimateGasTopUp, estimateWithdrawal, InsufficientGasError, payStealth, stealthBalances, withdrawNative, withdrawToken, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
 import { compileContracts } from '../helpers/anvil.ts';
-import { opNodeOrSkip, startOpNode, type FeeSettings, type OpNode } from '../helpers/op-node.ts';
+import { chargedBy as chargedOn, opNodeOrSkip, startOpNode, type FeeSettings, type OpNode } from '../helpers/op-node.ts';
 
 const run = opNodeOrSkip();
 const CASES = 50;
@@ -43,13 +43,10 @@ afterAll(async () => {
 /** Base's and OP Mainnet's scalars, 20 gwei on L1, 1 gwei per blob gas: a realistic L1 fee. */
 const TYPICAL: FeeSettings = { l1BaseFee: parseGwei('20'), blobBaseFee: parseGwei('1'), baseFeeScalar: 1368, blobBaseFeeScalar: 810949 };
 
-/** What the chain charged a mined transaction: gas, L1 data fee, operator fee (Isthmus: gasUsed × scalar / 1e6 + constant), from its receipt. */
+/** What the chain charged a mined transaction that succeeded. */
 function chargedBy(receipt: TransactionReceipt): bigint {
   expect(receipt.status).toBe('success');
-  const raw = receipt as TransactionReceipt & { l1Fee?: bigint | null; operatorFeeScalar?: Hex | null; operatorFeeConstant?: Hex | null };
-  const scalar = raw.operatorFeeScalar ? hexToBigInt(raw.operatorFeeScalar) : 0n;
-  const constant = raw.operatorFeeConstant ? hexToBigInt(raw.operatorFeeConstant) : 0n;
-  return receipt.gasUsed * receipt.effectiveGasPrice + (raw.l1Fee ?? 0n) + (receipt.gasUsed * scalar) / 1_000_000n + constant;
+  return chargedOn(receipt);
 }
 
 const receiptOf = (hash: Hash) => node.publicClient.waitForTransactionReceipt({ hash });

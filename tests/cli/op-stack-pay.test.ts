@@ -8,10 +8,10 @@
  * sum the check asked for, the payment and its announcement both go through, and the chain
  * charges no more than that sum.
  */
-import { getAddress, hexToBigInt, parseEther, parseGwei, type Hash, type Hex, type TransactionReceipt } from 'viem';
+import { getAddress, parseEther, parseGwei, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opNodeOrSkip, startOpNode, type OpNode } from '../helpers/op-node.ts';
+import { chargedBy, opNodeOrSkip, startOpNode, type OpNode } from '../helpers/op-node.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 import { jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
 
@@ -43,15 +43,6 @@ afterAll(async () => {
 const setBalance = (wei: bigint) => node.rpc('hardhat_setBalance', [PAYER, `0x${wei.toString(16)}`]);
 const pay = () => cli(['pay', metaAddress, '--announce', 'chain', '--rpc', node.rpcUrl, '--amount', AMOUNT.toString(), '--json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
 const eth = (text: string) => parseEther(text);
-
-/** What the chain charged a mined transaction: gas, the L1 data fee, the operator fee. */
-function chargedBy(receipt: TransactionReceipt): bigint {
-  const raw = receipt as TransactionReceipt & { l1Fee?: bigint | Hex | null; operatorFeeScalar?: Hex | null; operatorFeeConstant?: Hex | null };
-  const l1Fee = typeof raw.l1Fee === 'string' ? hexToBigInt(raw.l1Fee) : (raw.l1Fee ?? 0n);
-  const scalar = raw.operatorFeeScalar ? hexToBigInt(raw.operatorFeeScalar) : 0n;
-  const constant = raw.operatorFeeConstant ? hexToBigInt(raw.operatorFeeConstant) : 0n;
-  return receipt.gasUsed * receipt.effectiveGasPrice + l1Fee + (receipt.gasUsed * scalar) / 1_000_000n + constant;
-}
 
 describe.runIf(run)('wraith pay on an OP Stack chain', () => {
   it('refuses before signing a payment whose coin covers the amount and the gas but not the L1 data fees, and pays once it does', async () => {
