@@ -50,12 +50,13 @@ export async function claimPayment(parameters: ClaimPaymentParameters): Promise<
   let withdrawals = 0;
   let stealthSecretKey: Uint8Array | null = null;
   const key = async () => (stealthSecretKey ??= await parameters.secretKey());
-  const attempt = async (asset: ClaimAsset, send: () => Promise<WithdrawReturnType>) => {
+  /** `dustOk`: the coin after a token withdrawal, where too little to pay its own fee is dust (below), not a failure. */
+  const attempt = async (asset: ClaimAsset, send: () => Promise<WithdrawReturnType>, dustOk = false) => {
     try {
       onWithdrawal(asset, await mined(client, await send()));
       withdrawals += 1;
     } catch (cause) {
-      onWithdrawal(asset, { error: errorMessage(cause) });
+      if (!(dustOk && cause instanceof InsufficientGasError)) onWithdrawal(asset, { error: errorMessage(cause) });
       throw cause;
     }
   };
@@ -66,7 +67,7 @@ export async function claimPayment(parameters: ClaimPaymentParameters): Promise<
   const native = withdrawals > 0 ? await client.getBalance({ address: stealthAddress }) : funds.native;
   if (native === 0n) return { withdrawals, dust: 0n };
   try {
-    await attempt({ token: null, ...coin }, async () => withdrawNative({ client, stealthSecretKey: await key(), to: destination }));
+    await attempt({ token: null, ...coin }, async () => withdrawNative({ client, stealthSecretKey: await key(), to: destination }), withdrawals > 0);
   } catch (cause) {
     // What a token withdrawal's gas money left is worth less than its own fee: it stays, said so.
     if (cause instanceof InsufficientGasError && withdrawals > 0) return { withdrawals, dust: cause.available };
