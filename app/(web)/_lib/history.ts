@@ -105,9 +105,14 @@ export const CSV_COLUMNS = [
   'error',
 ] as const;
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field a
+ * spreadsheet would run as a formula (=, +, -, @, tab, CR first: a token's symbol is the payer's
+ * choice) gets a leading apostrophe, so it opens as text (OWASP "CSV injection").
+ */
 function csvField(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
+  const raw = value === null ? '' : String(value);
+  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -22,9 +22,10 @@ function formatted(r: HistoryRecord): string | null {
   return r.decimals === null ? r.amount : formatUnits(BigInt(r.amount), r.decimals);
 }
 
-/** RFC 4180: quote a field holding a comma, a quote or a line break. */
-function csvField(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
+/** RFC 4180: quote a field holding a comma, a quote or a line break; a field a spreadsheet would run as a formula (=, +, -, @, tab, CR first) opens as text behind an apostrophe (OWASP "CSV injection"). */
+export function csvField(value: string | number | null): string {
+  const raw = value === null ? '' : String(value);
+  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
