@@ -17,7 +17,7 @@ import { errorMessage } from '../_lib/error-message';
 import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
 import { noteAmountText } from '../_lib/amount';
 import { upsertPayment, type PaymentRecord } from '../_lib/history';
-import { closeHistory, openHistory, recordHistory, useHistory } from '../_lib/history-store';
+import { openHistory, recordHistory, useHistory } from '../_lib/history-store';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { chainIdOf, clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spareRegistryScanWorker } from '../_lib/scan-worker';
@@ -309,10 +309,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
               <button
                 type="button"
                 className="secondary"
-                onClick={() => {
-                  closeHistory();
-                  setUnlockedKeys(null);
-                }}
+                onClick={() => setUnlockedKeys(null)}
               >
                 Lock keys
               </button>

@@ -12,7 +12,7 @@
 import { bytesToHex, hexToBytes } from '@wraith-pq/sdk';
 import { useSyncExternalStore } from 'react';
 import { EMPTY_HISTORY, HistoryFileError, mergeHistory, parseHistoryRecords, type History, type MergeOutcome } from './history';
-import type { UnlockedKeys } from './unlocked-keys';
+import { getUnlockedKeys, subscribeUnlockedKeys, type UnlockedKeys } from './unlocked-keys';
 
 const STORAGE_PREFIX = 'wraith.history.v1.';
 const HKDF_INFO = new TextEncoder().encode('wraith web history v1'); // domain separation from every other use of the keys
@@ -128,11 +128,16 @@ export async function restoreHistory(text: string): Promise<MergeOutcome> {
   return outcome;
 }
 
-/** Forget the open history in this tab (when the keys are locked). */
+/** Forget the open history in this tab (done by itself when the keys are locked or replaced, on any page). */
 export function closeHistory(): void {
   current = null;
   notify();
 }
+
+subscribeUnlockedKeys(() => {
+  const keys = getUnlockedKeys();
+  if (current && (keys === null || bytesToHex(keys.spendingPublicKey) !== current.keyId)) closeHistory();
+});
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);

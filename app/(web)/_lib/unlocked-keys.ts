@@ -27,12 +27,13 @@ export function getUnlockedKeys(): UnlockedKeys | null {
   return current;
 }
 
-function subscribe(listener: () => void): () => void {
+/** Call `listener` whenever the keys are unlocked, replaced or locked; returns the unsubscribe. */
+export function subscribeUnlockedKeys(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 /** The unlocked keys, re-rendering when they change. */
 export function useUnlockedKeys(): UnlockedKeys | null {
-  return useSyncExternalStore(subscribe, getUnlockedKeys, () => null);
+  return useSyncExternalStore(subscribeUnlockedKeys, getUnlockedKeys, () => null);
 }
