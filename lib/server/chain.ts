@@ -112,7 +112,8 @@ export type ChainPurpose = {
  * const chain = chainNamedBy(query.chain_id, { notFollowed: (f) => `... (it follows ${f}).`, noChain: '...', several: 'is required: ...' });
  */
 export function chainNamedBy(chainId: number | undefined, purpose: ChainPurpose): FollowedChain {
-  const chains = followedChains();
+  // A chain whose RPC answered an id it was refused for is not followed: never its default.
+  const chains = followedChains().filter((chain) => !chain.refused);
   if (chainId !== undefined) {
     const chain = followedChainById(chainId);
     if (chain !== undefined) return chain;

