@@ -8,6 +8,7 @@ import { generateKeys } from '@wraith-pq/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_HISTORY, historyJson, mergeHistory, parseHistoryRecords, upsertPayment, withWithdrawal, type History, type PaymentRecord } from '../../app/(web)/_lib/history.ts';
 import { closeHistory, historyBackup, openHistory, recordHistory, restoreHistory } from '../../app/(web)/_lib/history-store.ts';
+import { setUnlockedKeys } from '../../app/(web)/_lib/unlocked-keys.ts';
 
 const payment = (announcementId: number, stealthAddress: string): PaymentRecord => ({
   announcementId,
@@ -118,5 +119,21 @@ describe('backing up and restoring the history', () => {
     expect(mergeHistory(merged.history, otherServer)).toMatchObject({ payments: 0, withdrawals: 0, conflicts: 2 });
     expect(mergeHistory(merged.history, other).history).toBe(merged.history); // nothing new: no write
     expect(() => parseHistoryRecords({ version: 2, payments: [], withdrawals: [] })).toThrow('another version of Wraith');
+  });
+
+  it('is closed when the keys are locked or replaced, whichever page locks them', async () => {
+    const keys = generateKeys();
+    setUnlockedKeys(keys);
+    await openHistory(keys);
+    await recordHistory(() => sample());
+    await expect(historyBackup()).resolves.toContain('wraith-history-backup');
+    setUnlockedKeys(generateKeys()); // other keys: this history is not theirs
+    await expect(historyBackup()).rejects.toThrow('Unlock your keys first');
+    const again = generateKeys();
+    setUnlockedKeys(again);
+    await openHistory(again);
+    await expect(historyBackup()).resolves.toContain('wraith-history-backup');
+    setUnlockedKeys(null); // the Receive page's Lock
+    await expect(historyBackup()).rejects.toThrow('Unlock your keys first');
   });
 });
