@@ -3,7 +3,8 @@
  * ECDH(k, P).x for a batch of up to EC_MAX_BATCH points and one fixed scalar k (ERC-8441
  * Section 2.5, `ss_ec = ECDH(viewing_ec, epk).x`), every lane in lockstep so each step of the
  * ladder costs one field inversion for the whole batch (Montgomery's trick) and affine
- * formulas; the host (src/erc8441-ecdh-wasm.ts) recodes k once per scan into a program:
+ * formulas; the host recodes k once per scan into a program (src/erc8441-ecdh.ts; the batch is
+ * run from src/erc8441-scan-wasm.ts):
  *
  *     0xff                       double the accumulator
  *     s | l << 3 | n << 4 | i<<5  add (i = 0) or set (i = 1) the accumulator to +-(2s + 1)·P,

@@ -22,6 +22,7 @@
  * @module
  */
 import { InvalidArgumentError } from './errors.ts';
+import { ecdhX } from './erc8441-payment.ts';
 import { CURVE_ORDER, Point } from './spending-key.ts';
 
 /** secp256k1's field prime: an ephemeral key's x must be below it (SEC1). */
@@ -133,7 +134,7 @@ export function createTypescriptEcdhX(scalar: bigint): EcdhXBatch {
       for (let i = 0; i < count; i++) {
         compressed.set(xs.subarray(i * 32, i * 32 + 32), 1);
         try {
-          out.set(Point.fromBytes(compressed).multiply(scalar).toBytes(true).subarray(1), i * 32);
+          out.set(ecdhX(scalar, Point.fromBytes(compressed)), i * 32);
           status[i] = 0;
         } catch {
           status[i] = 1;

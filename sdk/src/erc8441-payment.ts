@@ -24,9 +24,9 @@ import { decodeErc8441MetaAddress, erc8441Points, type Erc8441MetaAddress } from
 import { sealNote, type PaymentNoteInput } from './note.ts';
 import { CURVE_ORDER, Point, type CurvePoint } from './spending-key.ts';
 import { encapsulate } from './viewing-key.ts';
+import { HYBRID_DS } from './erc8441-domains.ts';
 
 const encoder = new TextEncoder();
-const HYBRID_DS = encoder.encode('pq-stealth/hybrid-payment/v1');
 const OFFSET_DS = encoder.encode('pq-stealth/offset/v1');
 const VIEW_TAG_DS = encoder.encode('pq-stealth/view-tag/v1');
 

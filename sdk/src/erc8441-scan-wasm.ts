@@ -11,12 +11,12 @@
  */
 import { belowFieldPrime, createTypescriptEcdhX, ecdhProgram, type EcdhXBatch } from './erc8441-ecdh.ts';
 import { InvalidArgumentError } from './errors.ts';
+import { HYBRID_DS } from './erc8441-domains.ts';
+import { ERC8441_EPHEMERAL_KEY_BYTES } from './erc8441-payment.ts';
 import { compiledModule } from './scan-kernel-wasm.ts';
 import { Point } from './spending-key.ts';
 
-const HYBRID_DS = new TextEncoder().encode('pq-stealth/hybrid-payment/v1'); // 28 bytes
 const MESSAGE_BYTES = 2430; // 28 + 32 + 32 + 33 + 1088 + 33 + 1184
-const EPHEMERAL_KEY_BYTES = 1121;
 const GENERATOR_X = Point.BASE.toBytes(true).slice(1);
 
 type Exports = {
@@ -81,8 +81,8 @@ export function createWasmErc8441Core(scalar: bigint, viewingPublicKeyEc: Uint8A
     const base = combineInput + slot * stride;
     memory.fill(0, base, base + stride);
     memory.set(HYBRID_DS, base);
-    memory.set(viewingPublicKeyEc, base + 92 + EPHEMERAL_KEY_BYTES);
-    memory.set(encapsulationKey, base + 92 + EPHEMERAL_KEY_BYTES + 33);
+    memory.set(viewingPublicKeyEc, base + 92 + ERC8441_EPHEMERAL_KEY_BYTES);
+    memory.set(encapsulationKey, base + 92 + ERC8441_EPHEMERAL_KEY_BYTES + 33);
     memory[base + MESSAGE_BYTES] = 0x06; // SHA3 domain bits 01, then pad10*1 (FIPS 202 section 5.1)
     memory[base + stride - 1]! |= 0x80;
   }

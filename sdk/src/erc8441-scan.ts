@@ -36,7 +36,7 @@
  */
 import { evmAddressOf } from './address.ts';
 import { equalBytes, toBytes, type BytesInput } from './bytes.ts';
-import { KeyMismatchError } from './errors.ts';
+import { InvalidArgumentError, KeyMismatchError } from './errors.ts';
 import { parseTrackingKey } from './erc8441-keys.ts';
 import { decodeErc8441MetaAddress, erc8441Points, type Erc8441MetaAddress } from './erc8441-meta-address.ts';
 import { createTypescriptEcdhX, type EcdhXBatch } from './erc8441-ecdh.ts';
@@ -114,9 +114,17 @@ const BATCH = 256;
  * @example
  * const scanner = createErc8441Scanner({ trackingKey, metaAddress });
  * const found = scanner.checkBatch(announcements).filter((result) => result.match);
+ * @throws {InvalidArgumentError} (code INVALID_ARGUMENT) when `mode` or `ecdh` is not one of its values.
  * @throws {KeyMismatchError} (code KEY_MISMATCH) when the tracking key is not the meta-address's.
  */
 export function createErc8441Scanner(parameters: CreateErc8441ScannerParameters): Erc8441Scanner {
+  // A typo ('Constant') must not fall back to the variable-time path silently.
+  if (parameters.mode !== undefined && parameters.mode !== 'fast' && parameters.mode !== 'constant') {
+    throw new InvalidArgumentError('mode', "must be 'fast' or 'constant'");
+  }
+  if (parameters.ecdh !== undefined && parameters.ecdh !== 'wasm' && parameters.ecdh !== 'typescript') {
+    throw new InvalidArgumentError('ecdh', "must be 'wasm' or 'typescript'");
+  }
   const meta = typeof parameters.metaAddress === 'object' && !(parameters.metaAddress instanceof Uint8Array) ? parameters.metaAddress : decodeErc8441MetaAddress(parameters.metaAddress);
   const { viewingScalar, kemSeed } = parseTrackingKey(parameters.trackingKey);
   const { publicKey: ek, secretKey: dk } = viewingKeyPairFromSeed(kemSeed);
@@ -172,8 +180,8 @@ function combineTypescript(meta: Erc8441MetaAddress): Erc8441Engine['combine'] {
 
 /** The shape checks of the ERC's Section 2.7 that need no arithmetic; null when the row goes on. */
 function shapeSkip(announcement: Erc8441Announcement): Erc8441Check | null {
-  const { ephemeralPubKey, metadata } = announcement;
-  if (!(ephemeralPubKey instanceof Uint8Array) || !(metadata instanceof Uint8Array)) return { match: false, reason: 'malformed' };
+  const { ephemeralPubKey, metadata, stealthAddress } = announcement;
+  if (!(ephemeralPubKey instanceof Uint8Array) || !(metadata instanceof Uint8Array) || typeof stealthAddress !== 'string') return { match: false, reason: 'malformed' };
   if (ephemeralPubKey.length !== ERC8441_EPHEMERAL_KEY_BYTES || metadata.length === 0) return { match: false, reason: 'malformed' };
   if (ephemeralPubKey[0] !== 0x02 && ephemeralPubKey[0] !== 0x03) return { match: false, reason: 'invalid_epk' };
   return null;

@@ -15,6 +15,7 @@ import { erc8441RowOf, MALFORMED_LIST_LIMIT, packAnnouncements, parseAnnouncemen
 import { toBytes } from './bytes.ts';
 import { InvalidArgumentError, WraithError, type WraithErrorCode } from './errors.ts';
 import { decodeErc8441MetaAddress } from './erc8441-meta-address.ts';
+import { ERC8441_EPHEMERAL_KEY_BYTES } from './erc8441-payment.ts';
 import { parseSpendingSecret } from './spending-key.ts';
 import { completeDiscovery, createScanner, erc8441Discovery, erc8441KeysOfScan, kernelByName, type CreateScannerOptions, type Scanner, type Discovery, type EffectiveKernel, type ScanKeys, type ScanResult } from './scanner.ts';
 import type { ScanKernelName } from './scan-kernel.ts';
@@ -86,7 +87,6 @@ const SLICES_IN_FLIGHT = 2;
 const CALLER_ROWS = 512;
 /** Scheme-3 rows per message to a worker: the WASM ECDH's batch (EC_MAX_BATCH), ~25 ms of work. */
 const ERC8441_SLICE_ROWS = 256;
-const ERC8441_KEY_BYTES = 1121;
 /** The smallest slice sent to a worker with `useCallingThread`, at the tail of a batch. */
 const MIN_SLICE_ROWS = 64;
 
@@ -279,8 +279,8 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     // alike), so the list holds the batch's first malformed rows, as one thread's would.
     const malformed: MalformedAnnouncement[] = [];
     // Scheme-3 (ERC-8441) rows met while packing go to the workers in slices of their own (up to
-    // ERC8441_SLICE_ROWS, the WASM ECDH's lockstep width): each costs a worker ~100 times a
-    // scheme-1000 row. Without the scan's ERC-8441 keys they are only counted.
+    // ERC8441_SLICE_ROWS, the WASM ECDH's lockstep width): each costs a worker tens of times a
+    // scheme-1000 row (34x-46x in BENCHMARKS.md). Without the scan's ERC-8441 keys they are only counted.
     const erc8441Pending: { index: number; row: Erc8441Row }[] = [];
     let erc8441Count = 0;
     const packOptions = {
@@ -289,7 +289,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
       erc8441: (index: number, row: Erc8441Row) => {
         erc8441Count++;
         // A row of the wrong shape is a skip (ERC-8441 Section 2.7) that never reaches a worker.
-        if (erc8441 && row.ephemeralPubKey.length === ERC8441_KEY_BYTES && row.metadata.length > 0) erc8441Pending.push({ index, row });
+        if (erc8441 && row.ephemeralPubKey.length === ERC8441_EPHEMERAL_KEY_BYTES && row.metadata.length > 0) erc8441Pending.push({ index, row });
       },
     };
     const post = (worker: number, message: ScanWorkerRequest & { job: number }, transfer: ArrayBuffer[]) => {
@@ -306,10 +306,10 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
     /** Sends up to `rows` pending scheme-3 rows to `worker`. */
     const postErc8441 = (worker: number, rows: number) => {
       const slice = erc8441Pending.splice(0, rows);
-      const ephemeralKeys = new Uint8Array(slice.length * ERC8441_KEY_BYTES);
+      const ephemeralKeys = new Uint8Array(slice.length * ERC8441_EPHEMERAL_KEY_BYTES);
       const viewTags = new Uint8Array(slice.length);
       slice.forEach(({ row }, k) => {
-        ephemeralKeys.set(row.ephemeralPubKey, k * ERC8441_KEY_BYTES);
+        ephemeralKeys.set(row.ephemeralPubKey, k * ERC8441_EPHEMERAL_KEY_BYTES);
         viewTags[k] = row.metadata[0]!;
       });
       post(

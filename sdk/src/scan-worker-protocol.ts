@@ -9,6 +9,7 @@
  * pool refills it instead of allocating fresh memory for every slice.
  * @module
  */
+import { ERC8441_EPHEMERAL_KEY_BYTES } from './erc8441-payment.ts';
 import { createErc8441Scanner, type Erc8441Scanner } from './erc8441-scan.ts';
 import { InvalidArgumentError, WraithError } from './errors.ts';
 import { createScanner, effectiveKernel, erc8441ScanOptions, kernelByName, type CreateScannerOptions, type EffectiveKernel, type Scanner } from './scanner.ts';
@@ -80,7 +81,7 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
         if (!erc8441) return { type: 'error', job: request.job, code: 'INVALID_ARGUMENT', message: 'no ERC-8441 keys' };
         const all = new Uint8Array(request.ephemeralKeys);
         const rows = Array.from(request.indices, (_, k) => ({
-          ephemeralPubKey: all.subarray(1121 * k, 1121 * (k + 1)),
+          ephemeralPubKey: all.subarray(ERC8441_EPHEMERAL_KEY_BYTES * k, ERC8441_EPHEMERAL_KEY_BYTES * (k + 1)),
           metadata: request.viewTags.subarray(k, k + 1),
           stealthAddress: request.stealthAddresses[k]!,
         }));

@@ -5,6 +5,7 @@ import {
   announcementMetadata,
   bytesToHex,
   createStealthPayment,
+  erc8441KeysFromSeed,
   generateKeys,
   scanAnnouncements,
   sealNote,
@@ -32,6 +33,30 @@ describe('announcementForPayment with a sealed note', () => {
     const otherTag = metadata.slice();
     otherTag[0] = (payment.viewTag + 1) % 256;
     expect(() => announcementForPayment(payment, { txHash: '0x01', metadata: otherTag })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+});
+
+describe('announcementForPayment without a schemeId', () => {
+  const erc8441Keys = erc8441KeysFromSeed(Uint8Array.from({ length: 128 }, (_, i) => i + 1));
+  const erc8441Payment = createStealthPayment(erc8441Keys.metaAddress);
+
+  it('announces a 1121-byte key (epk || ct) as scheme 3, as with schemeId 3', () => {
+    expect(erc8441Payment.schemeId).toBe(3);
+    expect(erc8441Payment.ephemeralCiphertext).toHaveLength(1121);
+    const { schemeId: _schemeId, ...withoutScheme } = erc8441Payment;
+    const metadata = announcementMetadata(erc8441Payment, note);
+    const expected = announcementForPayment(erc8441Payment, { txHash: '0x01', metadata });
+    expect(expected).toMatchObject({ scheme_id: 3, stealth_address: erc8441Payment.stealthAddress, metadata: bytesToHex(metadata.subarray(1)) });
+    expect(announcementForPayment(withoutScheme, { txHash: '0x01', metadata })).toEqual(expected);
+    const { stealthAddress: _address, ...withoutAddress } = withoutScheme;
+    expect(() => announcementForPayment(withoutAddress, { txHash: '0x01' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+
+  it('announces a 1088-byte key as scheme 1000 (no scheme_id, no stealth_address)', () => {
+    const { schemeId: _schemeId, ...withoutScheme } = payment;
+    const announced = announcementForPayment(withoutScheme, { txHash: '0x01' });
+    expect('scheme_id' in announced || 'stealth_address' in announced).toBe(false);
+    expect(announced).toEqual(announcementForPayment(payment, { txHash: '0x01' }));
   });
 });
 

@@ -99,7 +99,11 @@ describe.runIf(wasmErc8441Available())('WASM secp256k1 batch ECDH.x', () => {
     const xs = [be32(P), be32(P + 1n), be32(2n ** 256n - 1n), be32(0n), be32(5n), valid, be32(P - 1n), valid];
     const got = wasmEcdh(k, xs);
     expect(got).toEqual(nobleEcdh(k, xs));
-    expect(got.map(([s]) => s)).toEqual([1, 1, 1, 1, 1, 0, got[6]![0], 0]);
+    // x = p - 1 gives x^3 + 7 = 6, which is not a square mod p (Euler's criterion: 6^((p-1)/2) = -1).
+    let square = 1n;
+    for (let base = 6n, e = (P - 1n) / 2n; e > 0n; e >>= 1n, base = (base * base) % P) if (e & 1n) square = (square * base) % P;
+    expect(square).toBe(P - 1n);
+    expect(got.map(([s]) => s)).toEqual([1, 1, 1, 1, 1, 0, 1, 0]);
     expect(got[5]![1]).toBe(bytesToHex(xOf(Point.BASE.multiply(99n * k))));
   });
 
@@ -258,7 +262,8 @@ describe('scheme-3 batches: every kernel, both modes and the pool give the same 
       pools.push(pool);
       const { discoveries, stats } = await pool.scan(batch);
       expect(comparable(discoveries)).toEqual(comparable(reference.discoveries));
-      expect(counts(stats, stats.viewTagMatches)).toEqual(counts(fast.stats, fast.stats.viewTagMatches));
+      expect(counts(stats, 0)).toEqual(counts(fast.stats, 0));
+      expect(stats.viewTagMatches).toBe(fast.stats.viewTagMatches);
       // Scheme-3 payments are reported once per pool, over all its batches; scheme 1000 each time.
       const again = await pool.scan(batch);
       expect(again.discoveries.map((d) => d.schemeId)).toEqual([1000, 1000]);

@@ -29,6 +29,7 @@ import {
   openNote,
   splitErc8441EphemeralKey,
   wraithViewingScalar,
+  InvalidArgumentError,
   InvalidKeyError,
   InvalidMetaAddressError,
   KeyMismatchError,
@@ -251,6 +252,31 @@ describe('ERC-8441: what the vectors do not catch', () => {
     expect(() => createErc8441Scanner({ trackingKey: other.trackingKey, metaAddress: keys.metaAddress })).toThrow(KeyMismatchError);
     const mixed = concatBytes(keys.trackingKey.subarray(0, 32), other.trackingKey.subarray(32));
     expect(() => createErc8441Scanner({ trackingKey: mixed, metaAddress: keys.metaAddress })).toThrow(KeyMismatchError);
+  });
+
+  it('refuses an unknown mode or ecdh (a typo must not run the fast path silently)', () => {
+    const base = { trackingKey: keys.trackingKey, metaAddress: keys.metaAddress };
+    for (const options of [{ mode: 'Constant' }, { mode: 'slow' }, { mode: null }, { ecdh: 'WASM' }, { ecdh: 'noble' }, { ecdh: 0 }]) {
+      expect(() => createErc8441Scanner({ ...base, ...(options as object) }), JSON.stringify(options)).toThrow(InvalidArgumentError);
+    }
+    for (const options of [{}, { mode: 'fast' }, { mode: 'constant' }, { ecdh: 'wasm' }, { ecdh: 'typescript' }] as const) {
+      expect(() => createErc8441Scanner({ ...base, ...options }), JSON.stringify(options)).not.toThrow();
+    }
+  });
+
+  it('skips an announcement whose stealthAddress is not a string as malformed, after a matching view tag too, in every path', () => {
+    const payment = createErc8441Payment(keys.metaAddress);
+    const proper = { ephemeralPubKey: payment.ephemeralPubKey, metadata: payment.metadata, stealthAddress: payment.stealthAddress };
+    const scanners = [scanner, createErc8441Scanner({ trackingKey: keys.trackingKey, metaAddress: keys.metaAddress, ecdh: 'typescript' }), createErc8441Scanner({ trackingKey: keys.trackingKey, metaAddress: keys.metaAddress, mode: 'constant' })];
+    for (const s of scanners) {
+      // The view tag matches: the check would otherwise go on to the address.
+      expect(s.check(proper)).toMatchObject({ match: true });
+      for (const stealthAddress of [undefined, null, 42, { toLowerCase: 1 }, Uint8Array.of(1)]) {
+        const bad = { ...proper, stealthAddress } as unknown as Parameters<typeof s.check>[0];
+        expect(s.check(bad), String(stealthAddress)).toEqual({ match: false, reason: 'malformed' });
+        expect(s.checkBatch([bad, proper, bad]), String(stealthAddress)).toEqual([{ match: false, reason: 'malformed' }, expect.objectContaining({ match: true }), { match: false, reason: 'malformed' }]);
+      }
+    }
   });
 
   it('reduces the one-time key mod n, not mod 2^256', () => {

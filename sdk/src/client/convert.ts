@@ -10,7 +10,14 @@ import { SEALED_NOTE_BYTES } from '../note.ts';
 import type { RecipientKeys } from '../keys.ts';
 import type { StealthPayment } from '../payment.ts';
 import type { ScanKeys } from '../scanner.ts';
+import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
 import type { AnnouncementJson, KeyBundleJson, PublishAnnouncementParameters, ScanParameters } from './types.ts';
+
+/**
+ * ERC-8441's `epk (33) || ct (1088)`: `ERC8441_EPHEMERAL_KEY_BYTES` of erc8441-payment.ts, not
+ * imported from there because that module is not otherwise part of the client entry.
+ */
+const ERC8441_KEY_BYTES = 33 + CIPHERTEXT_BYTES;
 
 /** A registry row in byte form, as scanning and {@link decodeAnnouncementPage} use it. */
 export function announcementFromJson(json: AnnouncementJson): RegistryAnnouncement {
@@ -89,8 +96,8 @@ export type AnnouncementForPaymentPayment = Pick<StealthPayment, 'ephemeralCiphe
 /**
  * The registry announcement of a payment made with the local `createStealthPayment`, ready
  * for `client.publishAnnouncement`; with `metadata`, it carries a note sealed for the recipient
- * (PROTOCOL.md sections 8 and 10), which their scan opens. A scheme-3 (ERC-8441) payment is
- * announced with its `scheme_id` and `stealth_address` (the recipient's scan decides on it), and
+ * (PROTOCOL.md sections 8 and 10), which their scan opens. A scheme-3 (ERC-8441) payment (its
+ * `schemeId` is 3, or it has none and its key is the 1121-byte `epk || ct`) is announced with its `scheme_id` and `stealth_address` (the recipient's scan decides on it), and
  * its metadata without the view tag, as the API takes it.
  *
  * @throws {InvalidArgumentError} when `metadata` is neither 93 bytes starting with the payment's
@@ -109,7 +116,9 @@ export function announcementForPayment(payment: AnnouncementForPaymentPayment, o
   if (metadata !== undefined && metadata.length === SEALED_NOTE_BYTES + 1 && metadata[0] !== payment.viewTag) {
     throw new InvalidArgumentError('metadata', "starts with a view tag other than the payment's");
   }
-  const erc8441 = payment.schemeId === 3;
+  // A payment that names no scheme is scheme 3 when its key has scheme 3's length (ERC-8441
+  // Section 2.3: `epk || ct`, 1121 bytes), as scanning reads such rows.
+  const erc8441 = payment.schemeId === undefined ? payment.ephemeralCiphertext?.length === ERC8441_KEY_BYTES : payment.schemeId === 3;
   if (erc8441 && (typeof payment.stealthAddress !== 'string' || payment.stealthAddress === '')) {
     throw new InvalidArgumentError('payment.stealthAddress', 'a scheme-3 announcement carries the one-time address the recipient decides on');
   }

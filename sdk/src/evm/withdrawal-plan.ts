@@ -250,12 +250,19 @@ export type EstimateTransactionFeesReturnType = {
 export async function estimateTransactionFees(parameters: EstimateTransactionFeesParameters): Promise<EstimateTransactionFeesReturnType> {
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
   const { client, transactions } = parameters;
-  const state = await chainState(client, parseAddress(parameters.from, 'from'));
+  const from = parseAddress(parameters.from, 'from');
+  // Every input is checked before the first RPC call.
+  if (!Array.isArray(transactions)) throw new InvalidArgumentError('transactions', 'must be an array');
+  const checked = transactions.map((t: TransactionToPrice, i) => {
+    if (typeof t !== 'object' || t === null) throw new InvalidArgumentError(`transactions[${i}]`, 'must be an object');
+    if (typeof t.gas !== 'bigint' || t.gas <= 0n) throw new InvalidArgumentError(`transactions[${i}].gas`, 'must be a positive bigint');
+    return { to: parseAddress(t.to, `transactions[${i}].to`), value: t.value ?? 0n, gas: t.gas, ...(t.data === undefined ? {} : { data: t.data }) };
+  });
+  const state = await chainState(client, from);
   const fees = await Promise.all(
-    transactions.map((t, i) => {
-      if (typeof t.gas !== 'bigint' || t.gas <= 0n) throw new InvalidArgumentError(`transactions[${i}].gas`, 'must be a positive bigint');
+    checked.map((t, i) => {
       const own = { ...state, nonce: state.nonce + i };
-      return feeBound(client, own, unsigned(own, { to: parseAddress(t.to, `transactions[${i}].to`), value: t.value ?? 0n, gas: t.gas, ...(t.data === undefined ? {} : { data: t.data }) }));
+      return feeBound(client, own, unsigned(own, t));
     }),
   );
   return {
