@@ -7,8 +7,8 @@
  * of OP Stack receipts).
  * @module
  */
-import { estimateWithdrawal, InsufficientGasError, withdrawNative, withdrawToken, type FeeKind, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
-import type { Address, Hash, PublicClient, TransactionReceipt } from 'viem';
+import { estimateWithdrawal, feePaidOf, InsufficientGasError, withdrawNative, withdrawToken, type FeeKind, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
+import type { Address, Hash, PublicClient } from 'viem';
 import { NATIVE_UNIT, type AssetUnit } from './amounts.js';
 import { CliError, describeError } from './errors.js';
 import type { SpendablePayment } from './spendable.js';
@@ -103,13 +103,6 @@ export type PaymentResult = {
   error: { code: string; message: string; hint: string } | null;
 };
 
-/** What a mined transaction cost: gas used × price, plus the L1 data fee an OP Stack receipt carries. */
-function feePaid(receipt: TransactionReceipt): bigint {
-  const l1 = (receipt as { l1Fee?: unknown }).l1Fee;
-  const l1Fee = typeof l1 === 'bigint' ? l1 : typeof l1 === 'string' && /^0x[0-9a-f]+$/i.test(l1) ? BigInt(l1) : 0n;
-  return receipt.gasUsed * receipt.effectiveGasPrice + l1Fee;
-}
-
 /**
  * Withdraw one payment as estimated: its tokens, then its coin (re-priced now that the tokens'
  * gas is paid). `onStep` hears of each transaction once it is mined. Never throws: a failure is
@@ -136,7 +129,7 @@ export async function withdrawPayment(client: PublicClient, estimate: PaymentEst
       }
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new CliError('TRANSACTION_REVERTED', `the withdrawal ${sent.hash} reverted`, 'check the token and the destination; the funds are still at the stealth address');
-      const done: StepResult = { asset: step.asset, symbol: step.unit.symbol, hash: sent.hash, amount: sent.amount, fee: sent.fee, feeKind: sent.feeKind, feePaid: feePaid(receipt) };
+      const done: StepResult = { asset: step.asset, symbol: step.unit.symbol, hash: sent.hash, amount: sent.amount, fee: sent.fee, feeKind: sent.feeKind, feePaid: await feePaidOf(client, receipt) };
       result.withdrawals.push(done);
       onStep(done);
     }

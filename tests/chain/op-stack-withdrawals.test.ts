@@ -16,7 +16,7 @@ import { erc20Abi, getAddress, parseEther, parseGwei, bytesToHex, type Address, 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStealthPayment, generateKeys, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
-import { chainAnnouncementPages, estimateGasTopUp, estimateWithdrawal, InsufficientGasError, payStealth, stealthBalances, withdrawNative, withdrawToken, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
+import { chainAnnouncementPages, estimateGasTopUp, estimateWithdrawal, feePaidOf, InsufficientGasError, payStealth, stealthBalances, withdrawNative, withdrawToken, type ChainAnnouncement } from '@wraith-pq/sdk/evm';
 import { compileContracts } from '../helpers/anvil.ts';
 import { chargedBy as chargedOn, opNodeOrSkip, startOpNode, type FeeSettings, type OpNode } from '../helpers/op-node.ts';
 
@@ -43,10 +43,12 @@ afterAll(async () => {
 /** Base's and OP Mainnet's scalars, 20 gwei on L1, 1 gwei per blob gas: a realistic L1 fee. */
 const TYPICAL: FeeSettings = { l1BaseFee: parseGwei('20'), blobBaseFee: parseGwei('1'), baseFeeScalar: 1368, blobBaseFeeScalar: 810949 };
 
-/** What the chain charged a mined transaction that succeeded. */
-function chargedBy(receipt: TransactionReceipt): bigint {
+/** What the chain charged a mined transaction that succeeded; the SDK's `feePaidOf` (the oracle's operator fee at the receipt's block) must say the same. */
+async function chargedBy(receipt: TransactionReceipt): Promise<bigint> {
   expect(receipt.status).toBe('success');
-  return chargedOn(receipt);
+  const charged = chargedOn(receipt);
+  expect(await feePaidOf(node.publicClient, receipt)).toBe(charged);
+  return charged;
 }
 
 const receiptOf = (hash: Hash) => node.publicClient.waitForTransactionReceipt({ hash });
@@ -104,7 +106,7 @@ describe.skipIf(!run)('withdrawals on an OP Stack node', () => {
     expect(receipt.l1Fee).toBeGreaterThan(0n);
     expect(receipt.l1Fee).toBeLessThanOrEqual(shown.l1Fee);
     expect(await balanceOf(to)).toBe(shown.amount);
-    expect(await balanceOf(stealth)).toBe(shown.fee - chargedBy(receipt));
+    expect(await balanceOf(stealth)).toBe(shown.fee - (await chargedBy(receipt)));
   });
 
   it(`sweeps and token withdrawals succeed ${CASES} of ${CASES} across random balances, calldata and fee settings; each leaves exactly the bound shown minus the charge, never more than the bound`, { timeout: 240_000 }, async () => {
@@ -133,7 +135,7 @@ describe.skipIf(!run)('withdrawals on an OP Stack node', () => {
       expect(held).toMatchObject({ native: topUp, tokens: [{ token, balance: c.tokenAmount }] });
       const tokensBefore = await tokensOf(c.tokenTo);
       const out = await withdrawToken({ client: node.publicClient, stealthSecretKey: secret, token, to: c.tokenTo });
-      const charged = chargedBy(await receiptOf(out.hash));
+      const charged = await chargedBy(await receiptOf(out.hash));
       expect(charged).toBeLessThanOrEqual(out.fee);
       expect(await tokensOf(c.tokenTo)).toBe(tokensBefore + c.tokenAmount);
       expect(await tokensOf(stealth)).toBe(0n);
@@ -197,7 +199,7 @@ async function sweep(key: Uint8Array | Hex, address: Address, to: Address): Prom
   expect(out).toMatchObject(shown);
   expect(out.feeModel).toBe('op-stack');
   expect(out.amount + out.fee).toBe(before);
-  const charged = chargedBy(await receiptOf(out.hash));
+  const charged = await chargedBy(await receiptOf(out.hash));
   const remainder = await balanceOf(address);
   expect(remainder).toBe(out.fee - charged);
   expect(remainder).toBeLessThanOrEqual(out.maxRemainder);

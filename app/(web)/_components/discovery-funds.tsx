@@ -10,7 +10,7 @@
  * read, and the wallet's chain is checked again before each read, review and signature: a
  * withdrawal signed for another chain than the payment's is refused (wallet-chain.ts).
  */
-import { estimateWithdrawal, withdrawNative, withdrawToken, type EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
+import { estimateWithdrawal, feePaidOf, withdrawNative, withdrawToken, type EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { getAddress, isAddress, isAddressEqual, type Address, type Hash } from 'viem';
 import { formatAmount } from '../_lib/amount';
@@ -23,7 +23,7 @@ import { noteAsset } from '../_lib/payment-asset';
 import { readPaymentFunds, type PaymentFunds } from '../_lib/payment-funds';
 import type { SavedDiscovery } from '../_lib/scan-state';
 import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
-import { feeIsBound, feeKindWord, feePaid } from '../_lib/withdrawal-receipt';
+import { feeIsBound, feeKindWord } from '../_lib/withdrawal-receipt';
 import { ChainSwitch } from './chain-switch';
 import { Notice } from './notice';
 import { TxHash } from './tx-hash';
@@ -192,7 +192,7 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
           : await withdrawToken({ client, stealthSecretKey, token: review.asset, to: review.to });
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
-      const fee = feePaid(receipt);
+      const fee = await feePaidOf(client, receipt);
       setWithdrawn((done) => [...done, { hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to, asset: review.asset }]);
       void recordHistory((h) => withWithdrawal(h, subjectOf(review), { hash: sent.hash, amount: sent.amount, feePaid: fee, feeBound: sent.fee, feeKind: sent.feeKind }));
       setReview(null);

@@ -7,7 +7,7 @@
  * amount, the transfer's hash and the chain.
  */
 import type { StealthPayment } from '@wraith-pq/sdk';
-import { announceParameters, estimateGasTopUp, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
+import { announceParameters, estimateGasTopUp, feePaidOf, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
 import { useId, useState, type FormEvent } from 'react';
 import { formatAmount, parseAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
@@ -16,7 +16,6 @@ import { errorMessage } from '../_lib/error-message';
 import { checkWalletCovers } from '../_lib/payment-checks';
 import { parseTokenAddress, readTokenInfo, type TokenInfo } from '../_lib/token-info';
 import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
-import { feePaid } from '../_lib/withdrawal-receipt';
 import { Notice } from './notice';
 import { TxHash } from './tx-hash';
 
@@ -254,7 +253,8 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
 async function feesOf(connection: ChainWallet, hashes: readonly (`0x${string}` | null)[]): Promise<bigint | null> {
   try {
     const receipts = await Promise.all(hashes.flatMap((hash) => (hash ? [connection.client.getTransactionReceipt({ hash })] : [])));
-    return receipts.reduce((sum, receipt) => sum + feePaid(receipt), 0n);
+    const fees = await Promise.all(receipts.map((receipt) => feePaidOf(connection.client, receipt)));
+    return fees.reduce((sum, fee) => sum + fee, 0n);
   } catch {
     return null;
   }

@@ -10,12 +10,11 @@
  * refused before anything is signed: sweeping its coin would take the gas its tokens need.
  * @module
  */
-import { InsufficientGasError, withdrawNative, withdrawToken, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
+import { feePaidOf, InsufficientGasError, withdrawNative, withdrawToken, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
 import type { Address, PublicClient } from 'viem';
 import { errorMessage } from './error-message';
 import type { WithdrawalOutcome } from './history';
 import { readPaymentFunds } from './payment-funds';
-import { feePaid } from './withdrawal-receipt';
 
 /** The asset one withdrawal moves: `token` null for the chain's coin. */
 export type ClaimAsset = { token: Address | null; symbol: string; decimals: number };
@@ -40,7 +39,7 @@ export type ClaimPaymentReturnType = { withdrawals: number; dust: bigint };
 async function mined(client: PublicClient, sent: WithdrawReturnType): Promise<WithdrawalOutcome> {
   const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
   if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
-  return { hash: sent.hash, amount: sent.amount, feePaid: feePaid(receipt), feeBound: sent.fee, feeKind: sent.feeKind };
+  return { hash: sent.hash, amount: sent.amount, feePaid: await feePaidOf(client, receipt), feeBound: sent.fee, feeKind: sent.feeKind };
 }
 
 export async function claimPayment(parameters: ClaimPaymentParameters): Promise<ClaimPaymentReturnType> {

@@ -17,7 +17,7 @@
  * registration). A registration that changes nothing is not sent.
  * @module
  */
-import { ERC6538_REGISTRY_ADDRESS, erc6538Abi, estimateTransactionFees, registerKeysOnBehalfParameters, registerKeysParameters, signRegistration } from '@wraith-pq/sdk/evm';
+import { ERC6538_REGISTRY_ADDRESS, erc6538Abi, estimateTransactionFees, feePaidOf, registerKeysOnBehalfParameters, registerKeysParameters, signRegistration } from '@wraith-pq/sdk/evm';
 import { BaseError, bytesToHex, getAddress, hexToBytes, isAddress, isHex, type Address, type Hex, type PublicClient } from 'viem';
 import { formatAmount, NATIVE_UNIT } from '../amounts.js';
 import { parseCommand, urlFlag } from '../args.js';
@@ -132,8 +132,7 @@ export async function registerCommand(argv: string[]): Promise<void> {
   if (receipt.status !== 'success') throw new CliError('TRANSACTION_REVERTED', `the registration ${hash} reverted`, 'check the registry address and the signature, then try again');
   const stored = await client.readContract({ address: call.address, abi: erc6538Abi, functionName: 'stealthMetaAddressOf', args: [registrant, BigInt(call.schemeId)] });
   if (stored.toLowerCase() !== value.toLowerCase()) throw new CliError('REGISTRATION_NOT_STORED', `the registry does not hold the registered value after ${hash}`, 'check --registry: it may not be an ERC-6538 registry');
-  const l1Fee = (receipt as { l1Fee?: unknown }).l1Fee;
-  const feePaid = receipt.gasUsed * receipt.effectiveGasPrice + (typeof l1Fee === 'bigint' ? l1Fee : 0n);
+  const feePaid = await feePaidOf(client, receipt);
   if (values.json) resultJson({ registrant, scheme_id: call.schemeId, registry: call.address, chain_id: chain.id, tx_hash: hash, gas_used: receipt.gasUsed, fee_paid: feePaid, cleared: value === '0x' });
   else result(`${value === '0x' ? 'cleared' : 'registered'}: ${registrant} scheme ${call.schemeId} in ${hash} (${receipt.gasUsed} gas, fee ${formatAmount(feePaid, NATIVE_UNIT)})`);
 }

@@ -21,6 +21,7 @@ import {
   serializeTransaction,
   type Address,
   type PublicClient,
+  type TransactionReceipt,
   type TransactionSerializable,
 } from 'viem';
 
@@ -95,6 +96,25 @@ export async function l1FeeBound(client: PublicClient, fjord: boolean, transacti
 /** The operator fee (OP Stack Isthmus and later) of `gas` gas; 0 where the oracle has none. */
 export async function operatorFee(client: PublicClient, gas: bigint): Promise<bigint> {
   return (await answer(client.readContract({ address: GAS_PRICE_ORACLE, abi: gasPriceOracleAbi, functionName: 'getOperatorFee', args: [gas] }))) ?? 0n;
+}
+
+/**
+ * What a mined transaction cost its sender, from its receipt: gas used × effective price, plus,
+ * on the OP Stack, the L1 data fee the receipt states (`l1Fee`) and the operator fee of the gas
+ * used, read from the GasPriceOracle at the receipt's block (so whichever formula the chain runs
+ * at that block; 0 before Isthmus). Elsewhere no read is made.
+ * @example
+ * const receipt = await client.waitForTransactionReceipt({ hash });
+ * const paid = await feePaidOf(client, receipt); // wei
+ */
+export async function feePaidOf(client: PublicClient, receipt: Pick<TransactionReceipt, 'gasUsed' | 'effectiveGasPrice' | 'blockNumber'>): Promise<bigint> {
+  const gas = receipt.gasUsed * receipt.effectiveGasPrice;
+  // Without a chain's formatters a receipt's extra fields stay hex.
+  const stated = (receipt as { l1Fee?: unknown }).l1Fee;
+  const l1Fee = typeof stated === 'bigint' ? stated : typeof stated === 'string' && /^0x[0-9a-f]+$/i.test(stated) ? BigInt(stated) : null;
+  if (l1Fee === null) return gas;
+  const operator = await answer(client.readContract({ address: GAS_PRICE_ORACLE, abi: gasPriceOracleAbi, functionName: 'getOperatorFee', args: [receipt.gasUsed], blockNumber: receipt.blockNumber }));
+  return gas + l1Fee + (operator ?? 0n);
 }
 
 /** What a transaction bids per gas, and the least it can be charged per gas. */

@@ -62,6 +62,7 @@ export {
   type WithdrawNativeParameters,
   type WithdrawReturnType,
 } from './funds.ts';
+export { feePaidOf } from './fee-model.ts';
 export {
   estimateTransactionFees,
   type EstimateTransactionFeesParameters,
