@@ -129,7 +129,7 @@ export async function withdrawPayment(client: PublicClient, estimate: PaymentEst
       }
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new CliError('TRANSACTION_REVERTED', `the withdrawal ${sent.hash} reverted`, 'check the token and the destination; the funds are still at the stealth address');
-      const done: StepResult = { asset: step.asset, symbol: step.unit.symbol, hash: sent.hash, amount: sent.amount, fee: sent.fee, feeKind: sent.feeKind, feePaid: await feePaidOf(client, receipt) };
+      const done: StepResult = { asset: step.asset, symbol: step.unit.symbol, hash: sent.hash, amount: sent.amount, fee: sent.fee, feeKind: sent.feeKind, feePaid: await feePaidOf({ client, receipt }) };
       result.withdrawals.push(done);
       onStep(done);
     }

@@ -47,7 +47,7 @@ const TYPICAL: FeeSettings = { l1BaseFee: parseGwei('20'), blobBaseFee: parseGwe
 async function chargedBy(receipt: TransactionReceipt): Promise<bigint> {
   expect(receipt.status).toBe('success');
   const charged = chargedOn(receipt);
-  expect(await feePaidOf(node.publicClient, receipt)).toBe(charged);
+  expect(await feePaidOf({ client: node.publicClient, receipt })).toBe(charged);
   return charged;
 }
 

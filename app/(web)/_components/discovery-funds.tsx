@@ -192,7 +192,7 @@ export function DiscoveryFunds({ discovery, chainId, reader, onReaderChange, ext
           : await withdrawToken({ client, stealthSecretKey, token: review.asset, to: review.to });
       const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
       if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
-      const fee = await feePaidOf(client, receipt);
+      const fee = await feePaidOf({ client, receipt });
       setWithdrawn((done) => [...done, { hash: sent.hash, amount: describe(sent.amount, review.asset), fee: formatAmount(fee, 18, symbol), to: review.to, asset: review.asset }]);
       void recordHistory((h) => withWithdrawal(h, subjectOf(review), { hash: sent.hash, amount: sent.amount, feePaid: fee, feeBound: sent.fee, feeKind: sent.feeKind }));
       setReview(null);

@@ -253,7 +253,7 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
 async function feesOf(connection: ChainWallet, hashes: readonly (`0x${string}` | null)[]): Promise<bigint | null> {
   try {
     const receipts = await Promise.all(hashes.flatMap((hash) => (hash ? [connection.client.getTransactionReceipt({ hash })] : [])));
-    const fees = await Promise.all(receipts.map((receipt) => feePaidOf(connection.client, receipt)));
+    const fees = await Promise.all(receipts.map((receipt) => feePaidOf({ client: connection.client, receipt })));
     return fees.reduce((sum, fee) => sum + fee, 0n);
   } catch {
     return null;

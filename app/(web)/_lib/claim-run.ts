@@ -39,7 +39,7 @@ export type ClaimPaymentReturnType = { withdrawals: number; dust: bigint };
 async function mined(client: PublicClient, sent: WithdrawReturnType): Promise<WithdrawalOutcome> {
   const receipt = await client.waitForTransactionReceipt({ hash: sent.hash });
   if (receipt.status !== 'success') throw new Error(`The withdrawal ${sent.hash} reverted on chain.`);
-  return { hash: sent.hash, amount: sent.amount, feePaid: await feePaidOf(client, receipt), feeBound: sent.fee, feeKind: sent.feeKind };
+  return { hash: sent.hash, amount: sent.amount, feePaid: await feePaidOf({ client, receipt }), feeBound: sent.fee, feeKind: sent.feeKind };
 }
 
 export async function claimPayment(parameters: ClaimPaymentParameters): Promise<ClaimPaymentReturnType> {

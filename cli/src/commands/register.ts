@@ -132,7 +132,7 @@ export async function registerCommand(argv: string[]): Promise<void> {
   if (receipt.status !== 'success') throw new CliError('TRANSACTION_REVERTED', `the registration ${hash} reverted`, 'check the registry address and the signature, then try again');
   const stored = await client.readContract({ address: call.address, abi: erc6538Abi, functionName: 'stealthMetaAddressOf', args: [registrant, BigInt(call.schemeId)] });
   if (stored.toLowerCase() !== value.toLowerCase()) throw new CliError('REGISTRATION_NOT_STORED', `the registry does not hold the registered value after ${hash}`, 'check --registry: it may not be an ERC-6538 registry');
-  const feePaid = await feePaidOf(client, receipt);
+  const feePaid = await feePaidOf({ client, receipt });
   if (values.json) resultJson({ registrant, scheme_id: call.schemeId, registry: call.address, chain_id: chain.id, tx_hash: hash, gas_used: receipt.gasUsed, fee_paid: feePaid, cleared: value === '0x' });
   else result(`${value === '0x' ? 'cleared' : 'registered'}: ${registrant} scheme ${call.schemeId} in ${hash} (${receipt.gasUsed} gas, fee ${formatAmount(feePaid, NATIVE_UNIT)})`);
 }

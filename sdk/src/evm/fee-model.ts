@@ -98,6 +98,13 @@ export async function operatorFee(client: PublicClient, gas: bigint): Promise<bi
   return (await answer(client.readContract({ address: GAS_PRICE_ORACLE, abi: gasPriceOracleAbi, functionName: 'getOperatorFee', args: [gas] }))) ?? 0n;
 }
 
+export type FeePaidOfParameters = {
+  /** Reads the chain (the OP Stack operator fee only): the user's wallet provider or their own RPC. */
+  client: PublicClient;
+  /** The mined transaction's receipt, as `waitForTransactionReceipt` gives it. */
+  receipt: Pick<TransactionReceipt, 'gasUsed' | 'effectiveGasPrice' | 'blockNumber'>;
+};
+
 /**
  * What a mined transaction cost its sender, from its receipt: gas used × effective price, plus,
  * on the OP Stack, the L1 data fee the receipt states (`l1Fee`) and the operator fee of the gas
@@ -105,9 +112,9 @@ export async function operatorFee(client: PublicClient, gas: bigint): Promise<bi
  * at that block; 0 before Isthmus). Elsewhere no read is made.
  * @example
  * const receipt = await client.waitForTransactionReceipt({ hash });
- * const paid = await feePaidOf(client, receipt); // wei
+ * const paid = await feePaidOf({ client, receipt }); // wei
  */
-export async function feePaidOf(client: PublicClient, receipt: Pick<TransactionReceipt, 'gasUsed' | 'effectiveGasPrice' | 'blockNumber'>): Promise<bigint> {
+export async function feePaidOf({ client, receipt }: FeePaidOfParameters): Promise<bigint> {
   const gas = receipt.gasUsed * receipt.effectiveGasPrice;
   // Without a chain's formatters a receipt's extra fields stay hex.
   const stated = (receipt as { l1Fee?: unknown }).l1Fee;

@@ -62,7 +62,7 @@ export {
   type WithdrawNativeParameters,
   type WithdrawReturnType,
 } from './funds.ts';
-export { feePaidOf } from './fee-model.ts';
+export { feePaidOf, type FeePaidOfParameters } from './fee-model.ts';
 export {
   estimateTransactionFees,
   type EstimateTransactionFeesParameters,
