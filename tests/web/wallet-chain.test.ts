@@ -74,7 +74,10 @@ describe('a wallet connection bound to its chain', () => {
     const { key, address } = await fundedKey();
     walletOn = CHAIN_B;
     const to = privateKeyToAccount(generatePrivateKey()).address;
-    const { amount } = await withdrawNative({ client: boundClient(CHAIN_B), stealthSecretKey: key, to });
+    const client = boundClient(CHAIN_B);
+    const { hash, amount } = await withdrawNative({ client, stealthSecretKey: key, to });
+    // withdrawNative returns once the node took the transaction; anvil may mine it a moment later.
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
     expect(await balanceOf(CHAIN_B, to)).toBe(amount);
     expect(await balanceOf(CHAIN_B, address)).toBe(0n);
     expect(await nonceOf(CHAIN_A, address)).toBe(0);
