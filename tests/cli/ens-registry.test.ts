@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { waitForTransactionReceipt } from 'viem/actions';
 import { foundry } from 'viem/chains';
 import { namehash } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,8 @@ beforeAll(async () => {
   // dave.eth points at Dave's address; nobody.eth at an address that registered nothing.
   for (const [name, address] of [['dave.eth', DAVE], ['nobody.eth', EMPTY]] as const) {
     await ens.register(name);
-    await owner.writeContract({ address: ens.publicResolver, abi: compileEnsContracts().PublicResolver!.abi, functionName: 'setAddr', args: [namehash(name), address] });
+    const hash = await owner.writeContract({ address: ens.publicResolver, abi: compileEnsContracts().PublicResolver!.abi, functionName: 'setAddr', args: [namehash(name), address] });
+    expect((await waitForTransactionReceipt(owner, { hash })).status).toBe('success');
   }
   expect((await cli(['keys', 'new', '--out', 'dave.json'])).code).toBe(0);
   const registered = await cli(['register', '--keystore', 'dave.json', '--rpc', ens.rpcUrl, '--yes'], { WRAITH_PRIVATE_KEY: DAVE_KEY });

@@ -282,11 +282,14 @@ export async function estimateWithdrawal(parameters: EstimateWithdrawalParameter
  * on Arbitrum the gas limit is `eth_estimateGas` (it carries the L1 component) and the chain
  * charges the base fee of the block. What the chain does not charge of the bound stays behind:
  * at most `maxRemainder`, returned (and shown by {@link estimateWithdrawal}) before signing.
+ * Resolves once the node accepted the transaction, before it is mined: wait for its receipt
+ * before reading balances or withdrawing again.
  * @throws {InsufficientGasError} when the balance does not cover the fee (nothing is sent).
  *
  * @example
  * import { withdrawNative } from '@wraith-pq/sdk/evm';
  * const { hash, amount, fee } = await withdrawNative({ client, stealthSecretKey: discovery.stealthSecretKey, to: myFreshAddress });
+ * await client.waitForTransactionReceipt({ hash });
  */
 export async function withdrawNative(parameters: WithdrawNativeParameters): Promise<WithdrawReturnType> {
   const { client, account, to } = await prepare(parameters);
@@ -295,12 +298,15 @@ export async function withdrawNative(parameters: WithdrawNativeParameters): Prom
 
 /**
  * Move the whole balance of an ERC-20 token from a stealth address to `to`, paying the gas with
- * the stealth address's own native coin (no relayer). Withdraw tokens before the native balance.
+ * the stealth address's own native coin (no relayer). Withdraw tokens before the native balance,
+ * and wait for this transaction's receipt first: it resolves once the node accepted it, before
+ * it is mined.
  * @throws {InsufficientGasError} when the native balance does not cover the fee: nothing is sent.
  *
  * @example
  * import { InsufficientGasError, withdrawToken } from '@wraith-pq/sdk/evm';
  * const { hash, amount } = await withdrawToken({ client, stealthSecretKey, token: USDC, to: myFreshAddress });
+ * await client.waitForTransactionReceipt({ hash });
  */
 export async function withdrawToken(parameters: WithdrawParameters & { token: string }): Promise<WithdrawReturnType> {
   const { client, account, to } = await prepare(parameters);
