@@ -65,6 +65,24 @@ export function createChainClients(rpcUrl: string, timeoutMs: number): ChainClie
   };
 }
 
+/**
+ * A read a request waits on (the ERC-6538 read, verified publishing), answered within
+ * `timeoutMs` in all: the transport's retries of transient faults run inside that one budget
+ * instead of stretching UPSTREAM_TIMEOUT_MS to four times itself. Past it, rejects with a
+ * `TimeoutError` (a DOMException, as an aborted fetch's) and lets the read end on its own.
+ */
+export async function withinTimeout<T>(read: () => Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  });
+  try {
+    return await Promise.race([read(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A one-line account of an RPC or store failure for logs and /health: error name and viem's short message, no URL. */
 export function chainErrorSummary(error: unknown): string {
   if (!(error instanceof Error)) return typeof error;

@@ -14,11 +14,11 @@ import { decodeAnnouncementLogs } from '@wraith-pq/sdk/evm';
 import { BaseError, TimeoutError, type Hash } from 'viem';
 import type { ChainConfig } from '../config.ts';
 import { HttpError } from '../http/errors.ts';
-import { upstreamError, upstreamTimeout } from '../ipfs/upstream.ts';
+import { isTimeout, upstreamError, upstreamTimeout } from '../ipfs/upstream.ts';
 import type { ChainEvent } from '../registry/store.ts';
 import type { PublishAnnouncementRequest } from '../schemas/registry.ts';
 import { toChainEvent } from './indexer.ts';
-import type { ChainClients } from './rpc.ts';
+import { withinTimeout, type ChainClients } from './rpc.ts';
 
 const SERVICE = 'chain RPC';
 const TX_HASH = /^(?:0[xX])?([0-9a-fA-F]{64})$/;
@@ -61,9 +61,9 @@ export async function verifyPublication(
 
 async function upstream<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
   try {
-    return await call();
+    return await withinTimeout(call, timeoutMs);
   } catch (error) {
-    if (error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null) throw upstreamTimeout(SERVICE, timeoutMs);
+    if (isTimeout(error) || (error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null)) throw upstreamTimeout(SERVICE, timeoutMs);
     throw upstreamError(SERVICE, 'failed', error instanceof Error ? error.name : typeof error);
   }
 }

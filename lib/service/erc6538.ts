@@ -13,6 +13,7 @@
 import { bytesToHex, decodeAnyMetaAddress, ERC8441_SCHEME_ID, WRAITH_SCHEME_ID_1000 } from '@wraith-pq/sdk';
 import { ERC6538_REGISTRY_ADDRESS, stealthMetaAddressOf } from '@wraith-pq/sdk/evm';
 import { getAddress, isAddress, type Address } from 'viem';
+import { withinTimeout } from '../chain/rpc.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { upstreamError, upstreamTimeout } from '../ipfs/upstream.ts';
 import type { Erc6538Query, Erc6538Response } from '../schemas/erc6538.ts';
@@ -69,7 +70,7 @@ const READ_CHAIN: ChainPurpose = {
 
 async function readRegistry(chain: FollowedChain, registrant: Address, schemeId: number, timeoutMs: number): Promise<Uint8Array | null> {
   try {
-    return await stealthMetaAddressOf({ client: chain.clients.reads, registrant, schemeId });
+    return await withinTimeout(() => stealthMetaAddressOf({ client: chain.clients.reads, registrant, schemeId }), timeoutMs);
   } catch (error) {
     if (causedBy(error, 'ContractFunctionZeroDataError')) {
       // No code at the canonical address: the registry is not deployed there, so nothing is registered.

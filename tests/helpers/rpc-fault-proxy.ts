@@ -31,6 +31,8 @@ export type RpcFaultProxyOptions = {
   seed?: number;
   /** Faults to draw from (default all). */
   modes?: readonly FaultMode[];
+  /** Fault only requests with a call of one of these methods (default: any request). */
+  faultMethods?: readonly string[];
   /** How long a hung request is held before its connection is dropped (default 30 s). */
   hangMs?: number;
   /** `Retry-After` values (seconds) sent with 429, drawn at random (default [0, 1]). */
@@ -58,7 +60,7 @@ export type RpcFaultProxy = {
   url: string;
   stats: RpcFaultProxyStats;
   /** Change the behaviour from now on (e.g. a provider that goes down: failureRate 1). */
-  configure(changes: Partial<Pick<RpcFaultProxyOptions, 'failureRate' | 'maxLogRange' | 'modes' | 'hangMs'>>): void;
+  configure(changes: Partial<Pick<RpcFaultProxyOptions, 'failureRate' | 'maxLogRange' | 'modes' | 'faultMethods' | 'hangMs'>>): void;
   resetStats(): void;
   close(): Promise<void>;
 };
@@ -99,6 +101,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     failureRate: options.failureRate ?? 0,
     maxLogRange: options.maxLogRange,
     modes: options.modes ?? FAULT_MODES,
+    faultMethods: options.faultMethods,
     hangMs: options.hangMs ?? 30_000,
   };
   const retryAfter = options.retryAfterSeconds ?? [0, 1];
@@ -187,7 +190,8 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
       const method = typeof call?.method === 'string' ? call.method : '?';
       stats.methods[method] = (stats.methods[method] ?? 0) + 1;
     }
-    if (settings.failureRate > 0 && random() < settings.failureRate && settings.modes.length > 0) {
+    const faultable = settings.faultMethods === undefined || calls.some((call) => settings.faultMethods!.includes(call?.method as string));
+    if (faultable && settings.failureRate > 0 && random() < settings.failureRate && settings.modes.length > 0) {
       return fail(settings.modes[Math.floor(random() * settings.modes.length)]!, request, response);
     }
     const refusals = await Promise.all(calls.map((call) => refusalFor(call, !batch)));
