@@ -4,7 +4,7 @@
  * survives whatever a failure's reason holds (commas, quotes, line breaks).
  */
 import { describe, expect, it } from 'vitest';
-import { EMPTY_HISTORY, historyCsv, historyJson, upsertPayment, withWithdrawal, type PaymentRecord } from '../../app/(web)/_lib/history.ts';
+import { EMPTY_HISTORY, feeCoinOf, historyCsv, historyJson, upsertPayment, withWithdrawal, type PaymentRecord } from '../../app/(web)/_lib/history.ts';
 import { noteAmountText } from '../../app/(web)/_lib/amount.ts';
 
 const scanned: PaymentRecord = {
@@ -45,6 +45,14 @@ describe('the history of the web app', () => {
       [null, '21000'],
     ]);
     expect(csv.trimEnd().split('\r\n')).toHaveLength(4); // header, the payment, the failure (one record over two lines), the withdrawal
+  });
+
+  it('names the fees of a tokens-only withdrawal in the chain\'s coin, not the token and not always ETH', () => {
+    const tokensOn = (chainId: number) =>
+      withWithdrawal(upsertPayment(EMPTY_HISTORY, { ...scanned, chainId }), { announcementId: 7, chainId, stealthAddress: scanned.stealthAddress, destination: '0x00000000000000000000000000000000000000cc', asset: '0x00000000000000000000000000000000000000bb', symbol: 'TST', decimals: 18 }, { hash: `0x${'33'.repeat(32)}`, amount: 5n, feePaid: 1n, feeBound: 2n, feeKind: 'maximum' }).withdrawals;
+    expect(feeCoinOf(tokensOn(137))).toBe('POL');
+    expect(feeCoinOf(tokensOn(100))).toBe('XDAI');
+    expect(feeCoinOf(tokensOn(8453))).toBe('ETH');
   });
 
   it('opens a payer-chosen formula as text in a spreadsheet: a token symbol of =, +, - or @ gets an apostrophe', () => {

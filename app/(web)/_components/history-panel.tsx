@@ -9,7 +9,7 @@
 import { useId, useState } from 'react';
 import { formatAmount, noteAmountText } from '../_lib/amount';
 import { errorMessage } from '../_lib/error-message';
-import { historyCsv, historyJson, type History } from '../_lib/history';
+import { feeCoinOf, historyCsv, historyJson, type History } from '../_lib/history';
 import { HISTORY_FILE_LIMIT, historyBackup, restoreHistory } from '../_lib/history-store';
 import { Notice } from './notice';
 import { Receipt } from './receipt';
@@ -107,7 +107,7 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
                       : done.map((w) => noteAmountText(w.amount ?? '0', w.symbol && w.decimals !== null ? { symbol: w.symbol, decimals: w.decimals } : null)).join(' and ')}
                   </dd>
                   <dt>Fees paid</dt>
-                  <dd data-testid="history-fees">{done.length === 0 ? '—' : formatAmount(fees, 18, coinOf(done))}</dd>
+                  <dd data-testid="history-fees">{done.length === 0 ? '—' : formatAmount(fees, 18, feeCoinOf(done))}</dd>
                 </dl>
                 <button type="button" className="secondary small" onClick={() => setReceiptOf(receiptOf === p.announcementId ? null : p.announcementId)}>
                   {receiptOf === p.announcementId ? 'Hide receipt' : 'Receipt'}
@@ -147,9 +147,4 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
       )}
     </section>
   );
-}
-
-/** The coin the fees were paid in: the symbol of a native withdrawal among them, else ETH. */
-function coinOf(withdrawals: History['withdrawals']): string {
-  return withdrawals.find((w) => w.asset === 'native')?.symbol ?? 'ETH';
 }

@@ -5,7 +5,7 @@
  * note ciphertext. Printing shows the receipt alone (receipt.css).
  */
 import { formatAmount, noteAmountText } from '../_lib/amount';
-import type { PaymentRecord, WithdrawalRecord } from '../_lib/history';
+import { feeCoinOf, type PaymentRecord, type WithdrawalRecord } from '../_lib/history';
 import { TxHash } from './tx-hash';
 import './receipt.css';
 
@@ -54,7 +54,7 @@ export function Receipt({ payment, withdrawals, chainName, explorerUrl }: Receip
             <dt>Withdrawn {new Date(w.date).toLocaleString()}</dt>
             <dd>
               {noteAmountText(w.amount ?? '0', w.symbol && w.decimals !== null ? { symbol: w.symbol, decimals: w.decimals } : null)} to <code>{w.destination}</code>, network fee{' '}
-              {formatAmount(BigInt(w.feePaid ?? '0'), 18, done.find((d) => d.asset === 'native')?.symbol ?? 'ETH')}
+              {formatAmount(BigInt(w.feePaid ?? '0'), 18, feeCoinOf(done))}
               <br />
               <TxHash label="Withdrawal transaction" hash={w.hash!} explorerUrl={explorerUrl} />
             </dd>

@@ -7,6 +7,7 @@
  * stealth addresses to their owner's destinations, so it is kept encrypted (history-store.ts).
  * @module
  */
+import { chainInfo } from './chains';
 
 /** A payment found by a scan. `asset` is `native`, a token address, or null while unknown. */
 export type PaymentRecord = {
@@ -65,6 +66,15 @@ export type History = { version: 1; payments: PaymentRecord[]; withdrawals: With
 export const EMPTY_HISTORY: History = { version: 1, payments: [], withdrawals: [], run: null };
 
 /** `history` with `payment` added, or merged into the record of the same announcement (known fields are kept). */
+/**
+ * The coin the fees of `withdrawals` (of one payment, so of one chain) were paid in: the chain's
+ * own, also when only tokens were withdrawn (gas is never paid in the token).
+ */
+export function feeCoinOf(withdrawals: readonly Pick<WithdrawalRecord, 'chainId'>[]): string {
+  const chainId = withdrawals[0]?.chainId;
+  return chainId === undefined ? 'ETH' : chainInfo(chainId).nativeCurrency.symbol;
+}
+
 export function upsertPayment(history: History, payment: PaymentRecord): History {
   const index = history.payments.findIndex((p) => p.announcementId === payment.announcementId);
   if (index < 0) return { ...history, payments: [...history.payments, payment] };
