@@ -16,9 +16,11 @@
  * history before anything is signed (src/history-file.ts), so a resumed run gives it the same one.
  * @module
  */
-import { createHash, pbkdf2Sync } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { bytesToHex, getAddress, type Address } from 'viem';
-import { english, HDKey, hdKeyToAccount, publicKeyToAddress } from 'viem/accounts';
+import { HDKey, hdKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 import { CliError, UsageError } from './errors.js';
 
 export type DerivationRule = {
@@ -47,37 +49,13 @@ export function checkTemplate(template: string, usage: string): string {
 
 /** A BIP-39 English phrase with a valid checksum, normalised; null when `text` is not one. */
 function recoveryPhrase(text: string): string | null {
-  const words = text.trim().toLowerCase().split(/\s+/);
-  if (![12, 15, 18, 21, 24].includes(words.length)) return null;
-  const indices = words.map((w) => english.indexOf(w));
-  if (indices.some((i) => i < 0)) return null;
-  const bits = indices.map((i) => i.toString(2).padStart(11, '0')).join('');
-  const entropyBits = (words.length * 11 * 32) / 33;
-  const entropy = Uint8Array.from(bits.slice(0, entropyBits).match(/.{8}/g)!, (b) => Number.parseInt(b, 2));
-  const digest = createHash('sha256').update(entropy).digest();
-  const checksum = [...digest].map((b) => b.toString(2).padStart(8, '0')).join('').slice(0, entropyBits / 32);
-  return checksum === bits.slice(entropyBits) ? words.join(' ') : null;
-}
-
-/** secp256k1's field prime. */
-const P = (1n << 256n) - (1n << 32n) - 977n;
-
-function powMod(base: bigint, exponent: bigint): bigint {
-  let result = 1n;
-  let b = base % P;
-  for (let e = exponent; e > 0n; e >>= 1n) {
-    if (e & 1n) result = (result * b) % P;
-    b = (b * b) % P;
-  }
-  return result;
+  const phrase = text.trim().toLowerCase().split(/\s+/).join(' ');
+  return validateMnemonic(phrase, english) ? phrase : null;
 }
 
 /** The address of a compressed public key (BIP-32 gives compressed keys; an address hashes the uncompressed one). */
 function addressOfCompressed(publicKey: Uint8Array): Address {
-  const x = BigInt(bytesToHex(publicKey.subarray(1)));
-  let y = powMod((x * x * x + 7n) % P, (P + 1n) / 4n); // P ≡ 3 (mod 4): the square root
-  if ((y & 1n) !== BigInt(publicKey[0]! & 1)) y = P - y;
-  return publicKeyToAddress(`0x04${x.toString(16).padStart(64, '0')}${y.toString(16).padStart(64, '0')}`);
+  return publicKeyToAddress(bytesToHex(secp256k1.Point.fromBytes(publicKey).toBytes(false)));
 }
 
 /**
@@ -107,7 +85,6 @@ export function derivationRule(key: string, template: string, usage: string): De
   if (!checked.startsWith('m/')) {
     throw new UsageError("with a recovery phrase, --to-derive is the full path from the root, e.g. \"m/44'/60'/0'/0/{i}\"", `usage: ${usage}`);
   }
-  // BIP-39: the seed is PBKDF2-HMAC-SHA512 of the phrase, salt "mnemonic" (no passphrase), 2048 rounds.
-  const root = HDKey.fromMasterSeed(pbkdf2Sync(phrase.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512'));
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)); // no BIP-39 passphrase
   return { template: checked, kind: 'mnemonic', addressAt: (index) => getAddress(hdKeyToAccount(root, { path: pathAt(index) as `m/44'/60'/${string}` }).address) };
 }
