@@ -7,14 +7,11 @@
  * on chain and still cost gas.
  * @module
  */
-import { announceParameters, estimateGasTopUp, estimateTransactionFees, type PaymentAsset, type TransactionToPrice } from '@wraith-pq/sdk/evm';
-import { encodeFunctionData, erc20Abi, type Address, type PublicClient } from 'viem';
+import { estimatePayment, type PaymentAsset, type PaymentFees } from '@wraith-pq/sdk/evm';
+import type { Address, PublicClient } from 'viem';
 import { formatAmount, NATIVE_UNIT, tokenUnit } from './amounts.js';
 import { CliError } from './errors.js';
 import type { SavedPayment } from './payment-file.js';
-
-/** Gas of a plain value transfer to an account without code. */
-const TRANSFER_GAS = 21_000n;
 
 export type CheckedPayment = {
   /** The asset to pass to `payStealth`, its gas top-up settled (default: the SDK's estimate). */
@@ -23,15 +20,15 @@ export type CheckedPayment = {
   coinNeeded: bigint;
   /** Of `coinNeeded`, the L1 data fees (OP Stack; 0 elsewhere). */
   l1Fee: bigint;
+  /** The price `coinNeeded` assumes: `payStealth` signs with it. */
+  fees: PaymentFees;
 };
 
 /**
  * Refuse before signing unless `payer` can pay `amount` (of `token`, or of the coin) and every
- * transaction's fee bound: gas × the max fee per gas the wallet signs with, plus on the OP Stack
- * the L1 data fee and operator fee charged outside the gas (the SDK's `estimateTransactionFees`,
- * the rule withdrawals are priced by). The announcement carries over a kilobyte of calldata, so
- * its L1 fee is most of an OP Stack payment's cost; were it missed, the transfer would go out and
- * the announcement fail for want of it, leaving money its recipient cannot find.
+ * transaction's fee bound, as the SDK's `estimatePayment` prices them (gas × the max fee per gas
+ * the wallet signs with, plus on the OP Stack the L1 data fee and operator fee charged outside
+ * the gas).
  */
 export async function checkPayerFunds(parameters: {
   client: PublicClient;
@@ -42,45 +39,24 @@ export async function checkPayerFunds(parameters: {
   gasTopUp?: bigint;
 }): Promise<CheckedPayment> {
   const { client, payer, payment, amount, token } = parameters;
-  const stealth = payment.stealthAddress as Address;
-  const placeholderNote = { amount, txHash: `0x${'ff'.repeat(32)}` as const, chainId: BigInt(await client.getChainId()) };
-  const announce = announceParameters({ payment, note: placeholderNote });
-  const announcement = { to: announce.address, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: 0n };
-  const [coin, announceGas] = await Promise.all([client.getBalance({ address: payer }), client.estimateContractGas({ account: payer, ...announce })]);
-  announcement.gas = announceGas;
-  let asset: PaymentAsset;
-  let transactions: TransactionToPrice[];
-  let sent: bigint;
-  let what: string;
-  if (token === undefined) {
-    asset = { type: 'native', value: amount };
-    transactions = [{ to: stealth, value: amount, gas: TRANSFER_GAS }, announcement];
-    sent = amount;
-    what = `${formatAmount(amount, NATIVE_UNIT)} plus the gas of the payment and its announcement`;
-  } else {
-    const [held, unit] = await Promise.all([client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [payer] }), tokenUnit(client, token)]);
-    if (held < amount) {
-      throw new CliError('INSUFFICIENT_TOKENS', `the paying account ${payer} holds ${formatAmount(held, unit)}, less than the ${formatAmount(amount, unit)} to pay; nothing was sent`, 'pay less, or move tokens to the paying account first');
-    }
-    const [transferGas, topUp] = await Promise.all([
-      client.estimateContractGas({ account: payer, address: token, abi: erc20Abi, functionName: 'transfer', args: [stealth, amount] }),
-      parameters.gasTopUp ?? estimateGasTopUp({ client, token, amount, from: payer, to: stealth }).then((e) => e.topUp),
-    ]);
-    asset = { type: 'erc20', token, amount, gasTopUp: topUp };
-    const transfer = { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [stealth, amount] }), gas: transferGas };
-    transactions = [transfer, ...(topUp > 0n ? [{ to: stealth, value: topUp, gas: TRANSFER_GAS }] : []), announcement];
-    sent = topUp;
-    what = `a gas top-up of ${formatAmount(topUp, NATIVE_UNIT)} plus the gas of the transfer${topUp > 0n ? ', the top-up' : ''} and the announcement`;
+  const asset: PaymentAsset = token === undefined ? { type: 'native', value: amount } : { type: 'erc20', token, amount, ...(parameters.gasTopUp === undefined ? {} : { gasTopUp: parameters.gasTopUp }) };
+  const estimate = await estimatePayment({ client, from: payer, payment, asset });
+  if (estimate.short === 'token') {
+    const unit = await tokenUnit(client, token!);
+    throw new CliError('INSUFFICIENT_TOKENS', `the paying account ${payer} holds ${formatAmount(estimate.tokenBalance, unit)}, less than the ${formatAmount(amount, unit)} to pay; nothing was sent`, 'pay less, or move tokens to the paying account first');
   }
-  const fees = await estimateTransactionFees({ client, from: payer, transactions });
-  const needed = sent + fees.total;
-  if (fees.l1Fee > 0n) what += `, of which ${formatAmount(fees.l1Fee, NATIVE_UNIT)} is their L1 data fee`;
-  if (coin < needed) {
+  const topUp = estimate.asset.type === 'erc20' ? (estimate.asset.gasTopUp ?? 0n) : 0n;
+  let what =
+    token === undefined
+      ? `${formatAmount(amount, NATIVE_UNIT)} plus the gas of the payment and its announcement`
+      : `a gas top-up of ${formatAmount(topUp, NATIVE_UNIT)} plus the gas of the transfer${topUp > 0n ? ', the top-up' : ''} and the announcement`;
+  if (estimate.l1Fee > 0n) what += `, of which ${formatAmount(estimate.l1Fee, NATIVE_UNIT)} is their L1 data fee`;
+  if (estimate.short === 'coin') {
     throw new CliError(
       'INSUFFICIENT_FUNDS',
-      `the paying account ${payer} holds ${formatAmount(coin, NATIVE_UNIT)}, and this payment needs up to ${formatAmount(needed, NATIVE_UNIT)} (${what}); nothing was sent`,
+      `the paying account ${payer} holds ${formatAmount(estimate.coinBalance, NATIVE_UNIT)}, and this payment needs up to ${formatAmount(estimate.coinNeeded, NATIVE_UNIT)} (${what}); nothing was sent`,
       'fund the paying account with the chain\'s coin, or pay less',
     );
   }
-  return { asset, coinNeeded: needed, l1Fee: fees.l1Fee };
+  return { asset: estimate.asset, coinNeeded: estimate.coinNeeded, l1Fee: estimate.l1Fee, fees: estimate.fees };
 }

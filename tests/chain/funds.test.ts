@@ -5,7 +5,8 @@
  * reads their balances (stealthBalances) and withdraws them signed with the one-time key alone
  * (withdrawToken, withdrawNative); every figure is checked on the chain.
  */
-import { erc20Abi, getAddress, parseEther, type Address, type Hash, type Hex } from 'viem';
+import { createWalletClient, erc20Abi, getAddress, http, parseEther, type Address, type Hash, type Hex } from 'viem';
+import { foundry } from 'viem/chains';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStealthPayment, generateKeys, InvalidArgumentError, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
@@ -15,12 +16,14 @@ import {
   InsufficientGasError,
   PaymentNotAnnouncedError,
   estimateGasTopUp,
+  estimatePayment,
   estimateWithdrawal,
   payStealth,
   stealthBalances,
   withdrawNative,
   withdrawToken,
   type ChainAnnouncement,
+  type PaymentFees,
 } from '@wraith-pq/sdk/evm';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { compileContracts } from '../helpers/anvil.ts';
@@ -198,6 +201,49 @@ describe('pay, see, withdraw on anvil', () => {
     expect(await balanceOf(discovery.stealthAddress as Address)).toBe(out.fee - paid);
   });
 
+  it('prices a payment before anything is signed: short of coin by one wei, covered at exactly what it needs, short of tokens; then the payment costs no more', { timeout: 60_000 }, async () => {
+    const client = chain.publicClient;
+    const payer = privateKeyToAccount(generatePrivateKey());
+    const wallet = createWalletClient({ account: payer, chain: foundry, transport: http(chain.rpcUrl) });
+    const setCoin = (wei: bigint) => client.request({ method: 'anvil_setBalance', params: [payer.address, `0x${wei.toString(16)}`] } as never);
+    const payment = createStealthPayment(recipient.metaAddress);
+    const asset = { type: 'native', value: parseEther('0.3') } as const;
+    const priced = await estimatePayment({ client, from: payer.address, payment, asset });
+    expect(priced).toMatchObject({ short: 'coin', coinBalance: 0n, tokenBalance: null, asset, sent: parseEther('0.3'), feeModel: 'standard', l1Fee: 0n });
+    if (priced.short === 'token') throw new Error('a coin payment cannot be short of tokens');
+    expect(priced.coinNeeded).toBe(priced.sent + priced.fee);
+    await setCoin(priced.coinNeeded - 1n);
+    expect(await estimatePayment({ client, from: payer.address, payment, asset })).toMatchObject({ short: 'coin', coinNeeded: priced.coinNeeded });
+    await setCoin(priced.coinNeeded);
+    const covered = await estimatePayment({ client, from: payer.address, payment, asset });
+    expect(covered).toMatchObject({ short: null, coinNeeded: priced.coinNeeded });
+    // Signed at the estimate's price: the balance it found covering is never asked for more.
+    expect(covered.short === 'token' ? null : covered.fees).toMatchObject({ maxPriorityFeePerGas: expect.any(BigInt), maxFeePerGas: expect.any(BigInt) });
+    const paid = await payStealth({ wallet, client, payment, asset, fees: (covered as { fees: PaymentFees }).fees });
+    const charged = (await feeOf(paid.paymentHash)) + (await feeOf(paid.announcementHash));
+    expect(charged).toBeLessThanOrEqual(priced.fee);
+    expect(await balanceOf(payer.address)).toBe(priced.fee - charged);
+    expect(await balanceOf(payment.stealthAddress as Address)).toBe(parseEther('0.3'));
+
+    // Tokens: 5 held, 7 asked is short of tokens (the transfer would revert, so it is not priced).
+    await feeOf(await chain.wallets[0]!.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [payer.address, 5n * 10n ** 18n] }));
+    const tokenPayment = createStealthPayment(recipient.metaAddress);
+    expect(await estimatePayment({ client, from: payer.address, payment: tokenPayment, asset: { type: 'erc20', token, amount: 7n * 10n ** 18n } })).toEqual({
+      short: 'token',
+      coinBalance: priced.fee - charged,
+      tokenBalance: 5n * 10n ** 18n,
+    });
+    // 5 asked, no top-up given: the SDK's is settled and priced, and the coin left does not cover it.
+    const tokens = await estimatePayment({ client, from: payer.address, payment: tokenPayment, asset: { type: 'erc20', token, amount: 5n * 10n ** 18n } });
+    if (tokens.short === 'token') throw new Error('5 tokens are held');
+    expect(tokens.asset).toMatchObject({ type: 'erc20', token, amount: 5n * 10n ** 18n });
+    const topUp = (tokens.asset as { gasTopUp: bigint }).gasTopUp;
+    expect(topUp).toBeGreaterThan(0n);
+    expect(tokens).toMatchObject({ short: 'coin', sent: topUp, tokenBalance: 5n * 10n ** 18n, coinNeeded: topUp + tokens.fee });
+    await expect(estimatePayment({ client, from: payer.address, payment, asset: { type: 'native', value: 0n } })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(estimatePayment({ client, from: 'nobody', payment, asset })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+
   it('checks its inputs before touching the chain', async () => {
     const client = chain.publicClient;
     await expect(withdrawNative({ client, stealthSecretKey: '0x1234', to: freshAddress() })).rejects.toBeInstanceOf(InvalidArgumentError);
@@ -207,6 +253,8 @@ describe('pay, see, withdraw on anvil', () => {
     await expect(withdrawNative({ client, stealthSecretKey: key, to: privateKeyToAccount(key).address })).rejects.toThrow('is the stealth address itself');
     const payment = createStealthPayment(recipient.metaAddress);
     await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 0n } })).rejects.toThrow('asset.value');
+    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, fees: { maxFeePerGas: 1n } as never })).rejects.toThrow('fees');
+    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, fees: { gasPrice: -1n } })).rejects.toThrow('fees');
     await expect(stealthBalances({ client, addresses: ['0x12'] })).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 });

@@ -101,9 +101,10 @@ describe('npm pack', () => {
   // scanner's scheme-3 path and the layout-2 decoder with its reference (code, declarations, README
   // sections) to 631 kB, and its WebAssembly scheme-3 scanner (the module's secp256k1 batch and
   // combiner, 9.5 -> 19.2 kB of WebAssembly shipped as base64 in two builds' files, the recoding
-  // and batch glue with declarations and maps) to 681 kB.
-  it('stays small: under 710 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(710_000);
+  // and batch glue with declarations and maps) to 681 kB; feePaidOf and the review's fixes to 703 kB.
+  // estimatePayment with PaymentFees (code, declarations, maps, README and CHANGELOG) took it to 718 kB.
+  it('stays small: under 740 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(740_000);
   });
 });
 

@@ -152,6 +152,25 @@ export async function gasPriceOf(client: PublicClient, info: FeeModelInfo): Prom
 }
 
 /**
+ * The price a payer's transactions are signed with ({@link estimatePayment}, `payStealth`'s
+ * `fees`). EIP-1559 chains: the node's suggested tip (none on Arbitrum), capped at twice the base
+ * fee plus the tip, so the cap still holds after the base fee rose over several full blocks (a
+ * payment's transactions go out one after another, each once the previous one is mined); the
+ * chain charges the base fee plus the tip, never more. Chains without a base fee: legacy `gasPrice`.
+ */
+export async function paymentGasPriceOf(client: PublicClient, info: FeeModelInfo): Promise<GasPrice> {
+  const block = await client.getBlock({ blockTag: 'latest' });
+  const baseFee = block.baseFeePerGas;
+  if (baseFee === null || baseFee === undefined) {
+    const gasPrice = await client.getGasPrice();
+    return { price: gasPrice, minimumPrice: info.model === 'arbitrum' ? info.minimumGasPrice : gasPrice, fields: { gasPrice } };
+  }
+  const tip = info.model === 'arbitrum' ? 0n : await client.estimateMaxPriorityFeePerGas({ chain: client.chain ?? null });
+  const cap = 2n * baseFee + tip;
+  return { price: cap, minimumPrice: info.model === 'arbitrum' ? info.minimumGasPrice : baseFee, fields: { maxFeePerGas: cap, maxPriorityFeePerGas: tip } };
+}
+
+/**
  * The call's result, or undefined when the contract does not answer it (no code at the address,
  * or it reverts: not this chain's contract, or not this version's function). Any other failure
  * (transport, RPC error) is thrown: a flaky provider must not make an OP chain look standard.

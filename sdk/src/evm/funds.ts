@@ -13,6 +13,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
   bytesToHex,
+  encodeFunctionData,
   erc20Abi,
   hexToBytes,
   serializeTransaction,
@@ -31,7 +32,8 @@ import { InvalidArgumentError, WraithError } from '../errors.ts';
 import type { PaymentNoteInput } from '../note.ts';
 import type { StealthPayment } from '../payment.ts';
 import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
-import { estimateGasTopUp, planWithdrawal, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
+import type { ChainFeeModel } from './fee-model.ts';
+import { estimateGasTopUp, planWithdrawal, priceTransactions, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
 
 export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
 export type { ChainFeeModel } from './fee-model.ts';
@@ -64,7 +66,15 @@ export type PayStealthParameters = {
   announcer?: Address;
   /** Default: the payment's scheme (`announceParameters`). */
   schemeId?: bigint;
+  /**
+   * The price to sign every transaction with: {@link estimatePayment}'s `fees`, so the payer's
+   * balance that it found covering the payment is never asked for more. Default: the wallet's own.
+   */
+  fees?: PaymentFees;
 };
+
+/** The price a payment's transactions are signed with: EIP-1559 fields, or a legacy gas price. */
+export type PaymentFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
 
 export type PayStealthReturnType = {
   /** The transfer (native value or ERC-20 `transfer`). */
@@ -97,6 +107,7 @@ export type PayStealthReturnType = {
 export async function payStealth(parameters: PayStealthParameters): Promise<PayStealthReturnType> {
   const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
   if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
+  const fees = parameters.fees === undefined ? {} : checkedFees(parameters.fees);
   const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
   const chainId = BigInt(await client.getChainId());
   const mined = async (hash: Hash, what: string) => {
@@ -110,14 +121,14 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   let gasTopUp = 0n;
   if (asset?.type === 'native') {
     amount = positive(asset.value, 'asset.value');
-    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount }), 'payment');
+    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...fees } as never), 'payment');
   } else if (asset?.type === 'erc20') {
     amount = positive(asset.amount, 'asset.amount');
     const token = parseAddress(asset.token, 'asset.token');
     // Priced while the payer still holds the tokens: its transfer stands in for the withdrawal's.
     gasTopUp = asset.gasTopUp ?? (await estimateGasTopUp({ client, token, amount, from: wallet.account.address, to })).topUp;
     paymentHash = await mined(
-      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount], ...fees } as never),
       'token transfer',
     );
   } else {
@@ -127,11 +138,11 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   // that the recipient cannot find it until it is announced.
   try {
     if (gasTopUp > 0n) {
-      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp }), 'gas top-up');
+      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp, ...fees } as never), 'gas top-up');
     }
     const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
     const announcementHash = await mined(
-      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }) }),
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }), ...fees } as never),
       'announcement',
     );
     return { paymentHash, topUpHash, announcementHash };
@@ -160,10 +171,142 @@ export class PaymentNotAnnouncedError extends WraithError {
   }
 }
 
+function checkedFees(fees: PaymentFees): PaymentFees {
+  const fields = typeof fees === 'object' && fees !== null ? Object.entries(fees) : [];
+  const eip1559 = fields.length === 2 && 'maxFeePerGas' in fees && 'maxPriorityFeePerGas' in fees;
+  const legacy = fields.length === 1 && 'gasPrice' in fees;
+  if (!(eip1559 || legacy) || fields.some(([, v]) => typeof v !== 'bigint' || v < 0n)) {
+    throw new InvalidArgumentError('fees', 'must be { maxFeePerGas, maxPriorityFeePerGas } or { gasPrice }, bigints in wei (estimatePayment returns them)');
+  }
+  return fees;
+}
+
 function positive(value: unknown, path: string): bigint {
   if (typeof value !== 'bigint' || value <= 0n) throw new InvalidArgumentError(path, 'must be a positive bigint (base units)');
   return value;
 }
+
+/** Gas of a plain coin transfer to an account without code (a fresh stealth address). */
+const TRANSFER_GAS = 21_000n;
+/** When the node will not estimate the announcement: more than any scheme's announcement with its note costs. */
+const ANNOUNCE_GAS_FALLBACK = 200_000n;
+/**
+ * Room above a gas estimate in the bound (percent): the wallet estimates again when it signs, with
+ * the real note (other zero bytes in the calldata) and a chain a block or two on.
+ */
+const GAS_ESTIMATE_MARGIN_PERCENT = 10n;
+const withMargin = (gas: bigint) => gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT + 99n) / 100n;
+/** The note is sealed, so any hash prices the announcement's calldata as the real one will. */
+const PLACEHOLDER_HASH: Hash = `0x${'ff'.repeat(32)}`;
+
+export type EstimatePaymentParameters = {
+  /** Reads the chain the payment goes out on. */
+  client: PublicClient;
+  /** The paying account. */
+  from: string;
+  /** As {@link payStealth} takes it. */
+  payment: PayStealthParameters['payment'];
+  /** As {@link payStealth} takes it; a token payment without `gasTopUp` is priced with {@link estimateGasTopUp}'s, as `payStealth` would send. */
+  asset: PaymentAsset;
+  announcer?: Address;
+  /** Default: the payment's scheme. */
+  schemeId?: bigint;
+};
+
+/** What a payment costs its payer at today's prices. */
+export type PaymentPrice = {
+  /** The asset to pass to {@link payStealth}, its gas top-up settled: what is paid is what was priced. */
+  asset: PaymentAsset;
+  /** Coin the payment sends: the value, or a token payment's top-up (wei). */
+  sent: bigint;
+  /** The most its transactions (transfer, top-up, announcement) cost in fees, L1 data and operator fees included (wei). */
+  fee: bigint;
+  /** Of `fee`, the L1 data fees (OP Stack; 0 elsewhere). */
+  l1Fee: bigint;
+  /** `sent + fee`: the coin the payer needs at most. */
+  coinNeeded: bigint;
+  feeModel: ChainFeeModel;
+  /** The price `fee` assumes: pass it to {@link payStealth} as `fees`. */
+  fees: PaymentFees;
+};
+
+/** The payer's balances now: `tokenBalance` of the token paid, null for a coin payment. */
+export type PayerBalances = { coinBalance: bigint; tokenBalance: bigint | null };
+
+/**
+ * What {@link estimatePayment} found. `short` says what the payer lacks: `null` when the payment
+ * is covered, `'coin'` when the coin does not cover `coinNeeded`, `'token'` when the token
+ * balance is below the amount (then the transfer cannot be priced: it would revert).
+ */
+export type EstimatePaymentReturnType = ({ short: null | 'coin' } & PaymentPrice & PayerBalances) | ({ short: 'token' } & PayerBalances & { tokenBalance: bigint });
+
+/**
+ * Check a payment before anything is signed: whether the payer holds the tokens it transfers and
+ * enough coin for what it sends plus the fee bound of every transaction of the payment (the
+ * transfer, a token payment's top-up, the announcement): gas (with a tenth more than the node's
+ * estimate, as the wallet estimates again when it signs) × the max fee per gas in `fees`, plus on
+ * the OP Stack the L1 data fee and operator fee charged outside the gas. The announcement's
+ * kilobyte of calldata makes the L1 fee most of an OP Stack payment's cost; missed, the transfer
+ * would go out and the announcement fail, leaving money its recipient cannot find.
+ *
+ * `fees` caps the price at twice the base fee plus the tip; the chain charges the base fee plus
+ * the tip. Sign with them (`payStealth`'s `fees`): a wallet left to choose its own cap may ask a
+ * balance the estimate did not count. Reads only; refuse the payment unless `short` is null.
+ *
+ * @example
+ * import { estimatePayment, payStealth } from '@wraith-pq/sdk/evm';
+ * const estimate = await estimatePayment({ client, from: wallet.account.address, payment, asset });
+ * if (estimate.short !== null) throw new Error(`not enough ${estimate.short === 'token' ? 'tokens' : 'coin'}`);
+ * await payStealth({ wallet, client, payment, asset: estimate.asset, fees: estimate.fees });
+ */
+export async function estimatePayment(parameters: EstimatePaymentParameters): Promise<EstimatePaymentReturnType> {
+  if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
+  const { client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
+  const from = parseAddress(parameters.from, 'from');
+  const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
+  let amount: bigint;
+  let token: Address | null = null;
+  if (asset?.type === 'native') amount = positive(asset.value, 'asset.value');
+  else if (asset?.type === 'erc20') {
+    amount = positive(asset.amount, 'asset.amount');
+    token = parseAddress(asset.token, 'asset.token');
+    if (asset.gasTopUp !== undefined && (typeof asset.gasTopUp !== 'bigint' || asset.gasTopUp < 0n)) throw new InvalidArgumentError('asset.gasTopUp', 'must be a bigint of 0 or more (wei)');
+  } else throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
+  const announce = announceParameters({ payment, note: { amount, txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
+  const [coinBalance, tokenBalance, announceGas] = await Promise.all([
+    client.getBalance({ address: from }),
+    token === null ? null : client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
+    client.estimateContractGas({ account: from, ...announce }).catch(() => ANNOUNCE_GAS_FALLBACK),
+  ]);
+  const announcement: PricedTransaction = { to: announce.address, value: 0n, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: withMargin(announceGas) };
+  let settled: PaymentAsset;
+  let sent: bigint;
+  let transactions: PricedTransaction[];
+  if (token === null) {
+    settled = { type: 'native', value: amount };
+    sent = amount;
+    transactions = [{ to, value: amount, gas: TRANSFER_GAS }, announcement];
+  } else {
+    if (tokenBalance! < amount) return { short: 'token', coinBalance, tokenBalance: tokenBalance! };
+    // Priced while the payer holds the tokens: its transfer stands in for the withdrawal's.
+    const [transferGas, topUp] = await Promise.all([
+      client.estimateContractGas({ account: from, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+      (asset as { gasTopUp?: bigint }).gasTopUp ?? estimateGasTopUp({ client, token, amount, from, to }).then((e) => e.topUp),
+    ]);
+    settled = { type: 'erc20', token, amount, gasTopUp: topUp };
+    sent = topUp;
+    transactions = [
+      { to: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }), gas: withMargin(transferGas) },
+      ...(topUp > 0n ? [{ to, value: topUp, gas: TRANSFER_GAS }] : []),
+      announcement,
+    ];
+  }
+  const priced = await priceTransactions(client, from, transactions, 'payment');
+  const coinNeeded = sent + priced.total;
+  return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, fees: priced.price, coinBalance, tokenBalance };
+}
+
+type PricedTransaction = { to: Address; value: bigint; data?: Hex; gas: bigint };
 
 export type StealthBalancesParameters = {
   /** Reads the chain: the user's wallet provider or their own RPC, not a Wraith server. */

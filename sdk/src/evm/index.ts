@@ -39,6 +39,7 @@ export { chainCursor, cursorPosition } from './cursor.ts';
 export { ChainRpcError, type ChainRpcFailure } from './errors.ts';
 export {
   payStealth,
+  estimatePayment,
   stealthBalances,
   estimateWithdrawal,
   estimateGasTopUp,
@@ -56,6 +57,11 @@ export {
   type WithdrawalPrice,
   type PayStealthParameters,
   type PayStealthReturnType,
+  type EstimatePaymentParameters,
+  type EstimatePaymentReturnType,
+  type PaymentPrice,
+  type PaymentFees,
+  type PayerBalances,
   type StealthBalance,
   type StealthBalancesParameters,
   type WithdrawParameters,

@@ -15,7 +15,7 @@
 import { encodeFunctionData, erc20Abi, type Address, type Hex, type PublicClient, type TransactionSerializable } from 'viem';
 import { InvalidArgumentError, WraithError } from '../errors.ts';
 import { parseAddress } from './announcer.ts';
-import { detectFeeModel, gasPriceOf, l1FeeBound, operatorFee, type ChainFeeModel, type FeeModelInfo, type GasPrice } from './fee-model.ts';
+import { detectFeeModel, gasPriceOf, l1FeeBound, operatorFee, paymentGasPriceOf, type ChainFeeModel, type FeeModelInfo, type GasPrice } from './fee-model.ts';
 
 /** Gas of a plain value transfer to an account without code: always exactly this much. */
 const TRANSFER_GAS = 21_000n;
@@ -85,9 +85,10 @@ export class InsufficientGasError extends WraithError {
 /** Everything the pricing reads about the chain and the stealth address, at once. */
 type ChainState = { info: FeeModelInfo; price: GasPrice; chainId: number; nonce: number };
 
-async function chainState(client: PublicClient, from: Address): Promise<ChainState> {
+/** `pricing`: a withdrawal's exact price (`gasPriceOf`), or the price a payer signs with (`paymentGasPriceOf`). */
+async function chainState(client: PublicClient, from: Address, pricing: 'withdrawal' | 'payment' = 'withdrawal'): Promise<ChainState> {
   const [info, chainId, nonce] = await Promise.all([detectFeeModel(client), client.getChainId(), client.getTransactionCount({ address: from, blockTag: 'pending' })]);
-  return { info, price: await gasPriceOf(client, info), chainId, nonce };
+  return { info, price: await (pricing === 'payment' ? paymentGasPriceOf : gasPriceOf)(client, info), chainId, nonce };
 }
 
 /** The fee bound of an unsigned transaction on its chain: gas × price, plus the OP Stack's L1 and operator fees. */
@@ -258,9 +259,24 @@ export async function estimateTransactionFees(parameters: EstimateTransactionFee
     if (typeof t.gas !== 'bigint' || t.gas <= 0n) throw new InvalidArgumentError(`transactions[${i}].gas`, 'must be a positive bigint');
     return { to: parseAddress(t.to, `transactions[${i}].to`), value: t.value ?? 0n, gas: t.gas, ...(t.data === undefined ? {} : { data: t.data }) };
   });
-  const state = await chainState(client, from);
+  const { price: _fields, ...priced } = await priceTransactions(client, from, checked, 'withdrawal');
+  return priced;
+}
+
+/**
+ * {@link estimateTransactionFees} of checked transactions, priced as `pricing` says, with the
+ * price fields the bound assumes: a signer that signs with them cannot be asked for more.
+ * @internal
+ */
+export async function priceTransactions(
+  client: PublicClient,
+  from: Address,
+  transactions: readonly { to: Address; value: bigint; data?: Hex; gas: bigint }[],
+  pricing: 'withdrawal' | 'payment',
+): Promise<EstimateTransactionFeesReturnType & { price: GasPrice['fields'] }> {
+  const state = await chainState(client, from, pricing);
   const fees = await Promise.all(
-    checked.map((t, i) => {
+    transactions.map((t, i) => {
       const own = { ...state, nonce: state.nonce + i };
       return feeBound(client, own, unsigned(own, t));
     }),
@@ -271,5 +287,6 @@ export async function estimateTransactionFees(parameters: EstimateTransactionFee
     l1Fee: fees.reduce((sum, f) => sum + f.l1Fee, 0n),
     maxFeePerGas: state.price.price,
     feeModel: state.info.model,
+    price: state.price.fields,
   };
 }
