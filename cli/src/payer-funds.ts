@@ -7,7 +7,7 @@
  * on chain and still cost gas.
  * @module
  */
-import { estimatePayment, type PaymentAsset, type PaymentFees } from '@wraith-pq/sdk/evm';
+import { estimatePayment, type PaymentAsset, type PaymentSigning } from '@wraith-pq/sdk/evm';
 import type { Address, PublicClient } from 'viem';
 import { formatAmount, NATIVE_UNIT, tokenUnit } from './amounts.js';
 import { CliError } from './errors.js';
@@ -16,12 +16,8 @@ import type { SavedPayment } from './payment-file.js';
 export type CheckedPayment = {
   /** The asset to pass to `payStealth`, its gas top-up settled (default: the SDK's estimate). */
   asset: PaymentAsset;
-  /** Coin the payment needs at most: value or top-up, plus the fees of its transactions (wei). */
-  coinNeeded: bigint;
-  /** Of `coinNeeded`, the L1 data fees (OP Stack; 0 elsewhere). */
-  l1Fee: bigint;
-  /** The price `coinNeeded` assumes: `payStealth` signs with it. */
-  fees: PaymentFees;
+  /** The price and gas limits the check assumed: `payStealth` signs with them. */
+  signWith: PaymentSigning;
 };
 
 /**
@@ -58,5 +54,5 @@ export async function checkPayerFunds(parameters: {
       'fund the paying account with the chain\'s coin, or pay less',
     );
   }
-  return { asset: estimate.asset, coinNeeded: estimate.coinNeeded, l1Fee: estimate.l1Fee, fees: estimate.fees };
+  return { asset: estimate.asset, signWith: estimate.signWith };
 }

@@ -43,7 +43,7 @@ export type PaymentEstimate = {
 export type Holdings = { native: bigint; tokens: { token: Address; balance: bigint }[] };
 
 /** Price every withdrawal of one payment: its tokens, then its coin net of the tokens' fees. */
-export async function estimatePayment(client: PublicClient, payment: SpendablePayment, holdings: Holdings, destination: Address, units: Map<Address, AssetUnit>): Promise<PaymentEstimate> {
+export async function estimatePaymentWithdrawal(client: PublicClient, payment: SpendablePayment, holdings: Holdings, destination: Address, units: Map<Address, AssetUnit>): Promise<PaymentEstimate> {
   const [nonce, destinationBalance] = await Promise.all([client.getTransactionCount({ address: destination }), client.getBalance({ address: destination })]);
   const estimate: PaymentEstimate = { payment, destination, destinationUsed: nonce > 0 || destinationBalance > 0n, steps: [], dust: 0n, problem: null };
   let tokenFees = 0n;

@@ -42,7 +42,10 @@ export async function verifyPublication(
   const hex = TX_HASH.exec(request.tx_hash.trim())?.[1];
   if (hex === undefined) throw notVerified('tx_hash is not a transaction hash (0x and 64 hex digits)');
   const hash = `0x${hex.toLowerCase()}` as Hash;
-  const receipt = await upstream(() => clients.receipt(hash), timeoutMs);
+  // One budget for both reads: the request waits UPSTREAM_TIMEOUT_MS on the chain at most.
+  const deadline = Date.now() + timeoutMs;
+  const upstream = <T>(call: () => Promise<T>) => read(call, Math.max(1, deadline - Date.now()), timeoutMs);
+  const receipt = await upstream(() => clients.receipt(hash));
   if (receipt === null) throw notVerified('the chain has no mined transaction with this hash (if it is pending, publish again once it is mined)');
   if (receipt.status !== 'success') throw notVerified('the transaction failed (reverted) on the chain');
   const { announcements } = decodeAnnouncementLogs(receipt.logs, { schemeId: config.schemeIds, announcer: config.announcer, chain: config.name });
@@ -55,13 +58,14 @@ export async function verifyPublication(
       (a.schemeId !== 3 || a.stealthAddress.toLowerCase() === request.stealth_address?.toLowerCase()),
   );
   if (match === undefined) throw notVerified('the transaction announces another ephemeral_key or view_tag (or, for scheme 3, another stealth_address)');
-  const timestamp = match.timestamp > 0 ? match.timestamp : await upstream(() => clients.blockTimestamp(receipt.blockNumber), timeoutMs);
+  const timestamp = match.timestamp > 0 ? match.timestamp : await upstream(() => clients.blockTimestamp(receipt.blockNumber));
   return { ...toChainEvent({ ...match, timestamp }, chainId), amount: request.amount ?? null, channelId: request.channel_id ?? null };
 }
 
-async function upstream<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
+/** `call` within `remainingMs`; a timeout names the whole budget, `timeoutMs`. */
+async function read<T>(call: () => Promise<T>, remainingMs: number, timeoutMs: number): Promise<T> {
   try {
-    return await withinTimeout(call, timeoutMs);
+    return await withinTimeout(call, remainingMs);
   } catch (error) {
     if (isTimeout(error) || (error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null)) throw upstreamTimeout(SERVICE, timeoutMs);
     throw upstreamError(SERVICE, 'failed', error instanceof Error ? error.name : typeof error);

@@ -59,18 +59,19 @@ async function whileHeld(method: string, path: string, body?: unknown) {
     const response = await http(server, path, body === undefined ? {} : { body });
     return { response, attempts: proxy.stats.methods[method] ?? 0 };
   } finally {
-    proxy.configure({ failureRate: 0 });
+    proxy.configure({ failureRate: 0, faultMethods: null });
   }
 }
 
 describe('UPSTREAM_TIMEOUT_MS bounds the whole wait on the chain RPC', () => {
-  it('answers an ERC-6538 read the RPC does not answer with 504 within the setting: one attempt, not four', async () => {
+  it('answers an ERC-6538 read the RPC does not answer with 504 within the setting: no more attempts than fit in it', async () => {
     const registrant = privateKeyToAccount(generatePrivateKey()).address;
     const { response, attempts } = await whileHeld('eth_call', `/api/v1/erc6538/${registrant}`);
     expect(response.status).toBe(504);
     expect(response.json.error).toMatchObject({ code: 'UPSTREAM_TIMEOUT', message: expect.stringContaining(`${TIMEOUT_MS} ms`) });
-    // A retry starts only after the first attempt's own timeout and a 100 ms pause.
-    expect(attempts).toBe(1);
+    // The old wait made four attempts first. A retry starts only after the first attempt's own
+    // timeout and a 100 ms pause, so one may arrive as the 504 is read.
+    expect(attempts).toBeLessThanOrEqual(2);
     expect(response.text).not.toContain(proxy.url);
     // The RPC answering again, the same read answers (nothing registered there).
     expect((await http(server, `/api/v1/erc6538/${registrant}`)).json.error.code).toBe('NO_STEALTH_RECORD');
@@ -82,7 +83,7 @@ describe('UPSTREAM_TIMEOUT_MS bounds the whole wait on the chain RPC', () => {
     const { response, attempts } = await whileHeld('eth_getTransactionReceipt', '/api/v1/registry/announcements', body);
     expect(response.status).toBe(504);
     expect(response.json.error.code).toBe('UPSTREAM_TIMEOUT');
-    expect(attempts).toBe(1);
+    expect(attempts).toBeLessThanOrEqual(2);
     // The publisher may retry: now the RPC answers that no such transaction was mined.
     const again = await http(server, '/api/v1/registry/announcements', { body });
     expect(again.status).toBe(422);

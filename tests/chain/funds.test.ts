@@ -23,7 +23,6 @@ import {
   withdrawNative,
   withdrawToken,
   type ChainAnnouncement,
-  type PaymentFees,
 } from '@wraith-pq/sdk/evm';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { compileContracts } from '../helpers/anvil.ts';
@@ -218,8 +217,9 @@ describe('pay, see, withdraw on anvil', () => {
     const covered = await estimatePayment({ client, from: payer.address, payment, asset });
     expect(covered).toMatchObject({ short: null, coinNeeded: priced.coinNeeded });
     // Signed at the estimate's price: the balance it found covering is never asked for more.
-    expect(covered.short === 'token' ? null : covered.fees).toMatchObject({ maxPriorityFeePerGas: expect.any(BigInt), maxFeePerGas: expect.any(BigInt) });
-    const paid = await payStealth({ wallet, client, payment, asset, fees: (covered as { fees: PaymentFees }).fees });
+    if (covered.short === 'token') throw new Error('a coin payment cannot be short of tokens');
+    expect(covered.signWith).toMatchObject({ fees: { maxPriorityFeePerGas: expect.any(BigInt), maxFeePerGas: expect.any(BigInt) }, gas: { payment: 21_000n, topUp: null } });
+    const paid = await payStealth({ wallet, client, payment, asset, signWith: covered.signWith });
     const charged = (await feeOf(paid.paymentHash)) + (await feeOf(paid.announcementHash));
     expect(charged).toBeLessThanOrEqual(priced.fee);
     expect(await balanceOf(payer.address)).toBe(priced.fee - charged);
@@ -253,9 +253,30 @@ describe('pay, see, withdraw on anvil', () => {
     await expect(withdrawNative({ client, stealthSecretKey: key, to: privateKeyToAccount(key).address })).rejects.toThrow('is the stealth address itself');
     const payment = createStealthPayment(recipient.metaAddress);
     await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 0n } })).rejects.toThrow('asset.value');
-    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, fees: { maxFeePerGas: 1n } as never })).rejects.toThrow('fees');
-    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, fees: { gasPrice: -1n } })).rejects.toThrow('fees');
+    const gas = { payment: 21_000n, topUp: null, announcement: 100_000n };
+    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, signWith: { fees: { maxFeePerGas: 1n } as never, gas } })).rejects.toThrow('signWith.fees');
+    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, signWith: { fees: { gasPrice: -1n }, gas } })).rejects.toThrow('signWith.fees');
+    await expect(payStealth({ wallet: chain.wallets[0]!, client, payment, asset: { type: 'native', value: 1n }, signWith: { fees: { gasPrice: 1n }, gas: { ...gas, announcement: 0n } } })).rejects.toThrow('signWith.gas');
     await expect(stealthBalances({ client, addresses: ['0x12'] })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+
+  it('signs at the wallet\'s price when the base fee passed the pinned cap since the estimate (a cap under it would never be mined)', { timeout: 60_000 }, async () => {
+    const client = chain.publicClient;
+    const wallet = chain.wallets[3]!;
+    const payment = createStealthPayment(recipient.metaAddress);
+    const asset = { type: 'native', value: parseEther('0.1') } as const;
+    const estimate = await estimatePayment({ client, from: wallet.account.address, payment, asset });
+    if (estimate.short !== null) throw new Error('a dev account covers 0.1 ETH');
+    const cap = (estimate.signWith.fees as { maxFeePerGas: bigint }).maxFeePerGas;
+    await client.request({ method: 'anvil_setNextBlockBaseFeePerGas', params: [`0x${(cap * 10n).toString(16)}`] } as never);
+    await client.request({ method: 'evm_mine', params: [] } as never);
+    const paid = await payStealth({ wallet, client, payment, asset, signWith: estimate.signWith });
+    for (const hash of [paid.paymentHash, paid.announcementHash]) {
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe('success');
+      expect(receipt.effectiveGasPrice).toBeGreaterThan(cap);
+    }
+    expect(await balanceOf(payment.stealthAddress as Address)).toBe(parseEther('0.1'));
   });
 });
 

@@ -31,8 +31,8 @@ export type RpcFaultProxyOptions = {
   seed?: number;
   /** Faults to draw from (default all). */
   modes?: readonly FaultMode[];
-  /** Fault only requests with a call of one of these methods (default: any request). */
-  faultMethods?: readonly string[];
+  /** Fault only requests with a call of one of these methods (default, or null: any request). */
+  faultMethods?: readonly string[] | null;
   /** How long a hung request is held before its connection is dropped (default 30 s). */
   hangMs?: number;
   /** `Retry-After` values (seconds) sent with 429, drawn at random (default [0, 1]). */
@@ -190,7 +190,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
       const method = typeof call?.method === 'string' ? call.method : '?';
       stats.methods[method] = (stats.methods[method] ?? 0) + 1;
     }
-    const faultable = settings.faultMethods === undefined || calls.some((call) => settings.faultMethods!.includes(call?.method as string));
+    const faultable = settings.faultMethods == null || calls.some((call) => settings.faultMethods!.includes(call?.method as string));
     if (faultable && settings.failureRate > 0 && random() < settings.failureRate && settings.modes.length > 0) {
       return fail(settings.modes[Math.floor(random() * settings.modes.length)]!, request, response);
     }

@@ -45,11 +45,11 @@ describe.runIf(run)('the Send page on an OP Stack chain', () => {
     expect(parseEther(l1Fee![1]!) * 2n).toBeGreaterThan(gasBound);
     expect(await node.publicClient.getTransactionCount({ address: account })).toBe(0);
     await node.rpc('hardhat_setBalance', [account, `0x${(AMOUNT + gasBound).toString(16)}`]);
-    const { fees } = await check();
+    const { signWith } = await check();
     // Holding exactly that, the payment goes through when signed at the check's price (Send does so):
     // the transfer and the announcement, L1 data fees and all, and what was not charged stays.
     const wallet = createWalletClient({ account: signer, chain: node.publicClient.chain!, transport: http(node.rpcUrl) });
-    const paid = await payStealth({ wallet, client: node.publicClient, payment, asset: { type: 'native', value: AMOUNT }, fees });
+    const paid = await payStealth({ wallet, client: node.publicClient, payment, asset: { type: 'native', value: AMOUNT }, signWith });
     const receipts = await Promise.all([paid.paymentHash, paid.announcementHash].map((hash) => node.publicClient.getTransactionReceipt({ hash })));
     const charged = receipts.reduce((sum, receipt) => sum + chargedBy(receipt), 0n);
     expect(charged).toBeLessThanOrEqual(gasBound);

@@ -81,12 +81,12 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
       // here, before it is asked for anything, and again by the connection before each signature.
       await assertWalletChain(connection.source.provider, connection.walletName, connection.chainId);
       // The wallet holds what it would send and the gas of every transaction: else nothing is signed.
-      const { gasBound: bound, fees } = await checkWalletCovers({ client: connection.client, account: connection.account, payment, asset: chosen, token: tokenInfo, coinSymbol: symbol });
+      const { gasBound: bound, signWith } = await checkWalletCovers({ client: connection.client, account: connection.account, payment, asset: chosen, token: tokenInfo, coinSymbol: symbol });
       setGasBound(bound);
       afterWallet = true;
       const chainId = connection.chainId;
       try {
-        const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen, fees });
+        const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen, signWith });
         setPaid({ ...result, summary, chainId, fees: await feesOf(connection, [result.paymentHash, result.topUpHash, result.announcementHash]) });
         onPaid?.();
       } catch (cause) {

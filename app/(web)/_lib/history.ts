@@ -65,7 +65,6 @@ export type History = { version: 1; payments: PaymentRecord[]; withdrawals: With
 
 export const EMPTY_HISTORY: History = { version: 1, payments: [], withdrawals: [], run: null };
 
-/** `history` with `payment` added, or merged into the record of the same announcement (known fields are kept). */
 /**
  * The coin the fees of `withdrawals` (of one payment, so of one chain) were paid in: the chain's
  * own, also when only tokens were withdrawn (gas is never paid in the token).
@@ -75,6 +74,7 @@ export function feeCoinOf(withdrawals: readonly Pick<WithdrawalRecord, 'chainId'
   return chainId === undefined ? 'ETH' : chainInfo(chainId).nativeCurrency.symbol;
 }
 
+/** `history` with `payment` added, or merged into the record of the same announcement (known fields are kept). */
 export function upsertPayment(history: History, payment: PaymentRecord): History {
   const index = history.payments.findIndex((p) => p.announcementId === payment.announcementId);
   if (index < 0) return { ...history, payments: [...history.payments, payment] };

@@ -7,7 +7,7 @@
  * is sent. Reads go through the wallet's provider.
  * @module
  */
-import { estimatePayment, type PaymentAsset, type PaymentFees, type PayStealthParameters } from '@wraith-pq/sdk/evm';
+import { estimatePayment, type PaymentAsset, type PaymentSigning, type PayStealthParameters } from '@wraith-pq/sdk/evm';
 import type { Address, PublicClient } from 'viem';
 import { formatAmount } from './amount';
 import type { TokenInfo } from './token-info';
@@ -29,9 +29,9 @@ export type CheckWalletCoversParameters = {
 
 /**
  * Once the checks pass: the most the payment's fees can cost at today's price (L1 data fees
- * included, wei), and the price to sign with so that the wallet is never asked for more.
+ * included, wei), and the price and gas limits to sign with so that the wallet is not asked for more.
  */
-export type CheckWalletCoversReturnType = { gasBound: bigint; fees: PaymentFees };
+export type CheckWalletCoversReturnType = { gasBound: bigint; signWith: PaymentSigning };
 
 export async function checkWalletCovers({ client, account, payment, asset, token, coinSymbol }: CheckWalletCoversParameters): Promise<CheckWalletCoversReturnType> {
   const coin = (wei: bigint) => formatAmount(wei, 18, coinSymbol);
@@ -49,5 +49,5 @@ export async function checkWalletCovers({ client, account, payment, asset, token
       `Your wallet holds ${coin(coinBalance)}, and this payment needs up to ${coin(coinNeeded)} (${what ? `${what} and ` : ''}at most ${coin(fee)} of network fees${l1}): ${coin(coinNeeded - coinBalance)} short. Nothing was sent; pay less or add ${coinSymbol} first.`,
     );
   }
-  return { gasBound: fee, fees: estimate.fees };
+  return { gasBound: fee, signWith: estimate.signWith };
 }

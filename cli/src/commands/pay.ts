@@ -180,14 +180,14 @@ export async function payCommand(argv: string[]): Promise<void> {
   let paidTopUp = 0n;
   if (values.payment === undefined) {
     // Before the payment is kept or anything signed: a payment that must fail is refused here.
-    const { asset, fees } = await checkPayerFunds({ client: chainClient, payer: wallet.account.address, payment, amount: amount!, ...(token === undefined ? {} : { token }), ...(gasTopUp === undefined ? {} : { gasTopUp }) });
+    const { asset, signWith } = await checkPayerFunds({ client: chainClient, payer: wallet.account.address, payment, amount: amount!, ...(token === undefined ? {} : { token }), ...(gasTopUp === undefined ? {} : { gasTopUp }) });
     if (asset.type === 'erc20') paidTopUp = asset.gasTopUp ?? 0n;
     // The payment is kept before money moves: should the announcement fail after the transfer, the
     // recipient could never find the funds, and this file is what announces them again.
     const kept = values.save ?? `wraith-payment-${payment.stealthAddress}.json`;
     if (values.save === undefined) await savePaymentFile(kept, payment, false);
     info(`payment kept in ${kept}; if the announcement fails: wraith pay --payment ${kept} --announce chain --rpc <url>`);
-    ({ paymentHash, topUpHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset, fees }));
+    ({ paymentHash, topUpHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset, signWith }));
   } else {
     const note: PaymentNoteInput = { chainId: chainId ?? BigInt(chain.id), ...(txHash === undefined ? {} : { txHash }), ...(amount === undefined ? {} : { amount }) };
     announcementHash = await wallet.writeContract({ account: wallet.account, chain, ...announceParameters({ payment, note }) });

@@ -28,7 +28,7 @@ import { info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
 import { readSecretInput } from '../secrets.js';
 import { findSpendable, noteToken, type SpendableSource } from '../spendable.js';
-import { estimatePayment, reasonOf, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
+import { estimatePaymentWithdrawal, reasonOf, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
 
 export const USAGE =
   'wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json> | --from-block <n> [--to-block <n>]] (--all | --address <stealth address>…) (--to-file <addresses> | --to-derive <path template> [--from-index <n>] | --to <address> [--allow-linking]) [--token <address>…] [--yes] [--dry-run] [--json]';
@@ -146,7 +146,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   }
   const units = new Map<Address, AssetUnit>(await Promise.all(tokens.map(async (t) => [t, await tokenUnit(client, t)] as const)));
   const estimates: PaymentEstimate[] = [];
-  for (const [i, { payment, holdings }] of holding.entries()) estimates.push(await estimatePayment(client, payment, holdings, destinations[i]!, units));
+  for (const [i, { payment, holdings }] of holding.entries()) estimates.push(await estimatePaymentWithdrawal(client, payment, holdings, destinations[i]!, units));
 
   const indexOf = (stealth: Address) => assignments.find((a) => a.stealth_address === stealth)?.index ?? null;
   showEstimates(estimates, chain.id, values.json === true, indexOf);

@@ -33,7 +33,7 @@ import type { PaymentNoteInput } from '../note.ts';
 import type { StealthPayment } from '../payment.ts';
 import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
 import type { ChainFeeModel } from './fee-model.ts';
-import { estimateGasTopUp, planWithdrawal, priceTransactions, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
+import { estimateGasTopUp, planWithdrawal, priceTransactions, TRANSFER_GAS, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
 
 export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
 export type { ChainFeeModel } from './fee-model.ts';
@@ -67,14 +67,23 @@ export type PayStealthParameters = {
   /** Default: the payment's scheme (`announceParameters`). */
   schemeId?: bigint;
   /**
-   * The price to sign every transaction with: {@link estimatePayment}'s `fees`, so the payer's
-   * balance that it found covering the payment is never asked for more. Default: the wallet's own.
+   * The price and gas limits to sign with: {@link estimatePayment}'s `signWith`, so a payer it found
+   * covered is not asked for more. Default: the wallet chooses. Should the chain's price have risen
+   * above the pinned cap by the time a transaction is signed (a slow confirmation, a busy chain),
+   * that one is signed at the wallet's price instead: a cap under the base fee would never be mined.
    */
-  fees?: PaymentFees;
+  signWith?: PaymentSigning;
 };
 
 /** The price a payment's transactions are signed with: EIP-1559 fields, or a legacy gas price. */
-export type PaymentFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+export type PaymentFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; gasPrice?: never } | { gasPrice: bigint; maxFeePerGas?: never; maxPriorityFeePerGas?: never };
+
+/** What {@link payStealth} signs a payment's transactions with: one price, and each one's gas limit. */
+export type PaymentSigning = {
+  fees: PaymentFees;
+  /** Gas limits: the transfer, the top-up (null when none is sent), the announcement. */
+  gas: { payment: bigint; topUp: bigint | null; announcement: bigint };
+};
 
 export type PayStealthReturnType = {
   /** The transfer (native value or ERC-20 `transfer`). */
@@ -107,7 +116,13 @@ export type PayStealthReturnType = {
 export async function payStealth(parameters: PayStealthParameters): Promise<PayStealthReturnType> {
   const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
   if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
-  const fees = parameters.fees === undefined ? {} : checkedFees(parameters.fees);
+  const signWith = parameters.signWith === undefined ? null : checkedSigning(parameters.signWith);
+  /** The pinned price and `gas` for one transaction, or nothing (the wallet's own) once the chain's price passed the pin. */
+  const pinned = async (gas: bigint | null | undefined): Promise<object> => {
+    if (signWith === null || gas === null || gas === undefined) return {};
+    if ((await priceNow(client)) > capOf(signWith.fees)) return {};
+    return { ...signWith.fees, gas };
+  };
   const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
   const chainId = BigInt(await client.getChainId());
   const mined = async (hash: Hash, what: string) => {
@@ -121,14 +136,14 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   let gasTopUp = 0n;
   if (asset?.type === 'native') {
     amount = positive(asset.value, 'asset.value');
-    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...fees } as never), 'payment');
+    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...(await pinned(signWith?.gas.payment)) }), 'payment');
   } else if (asset?.type === 'erc20') {
     amount = positive(asset.amount, 'asset.amount');
     const token = parseAddress(asset.token, 'asset.token');
     // Priced while the payer still holds the tokens: its transfer stands in for the withdrawal's.
     gasTopUp = asset.gasTopUp ?? (await estimateGasTopUp({ client, token, amount, from: wallet.account.address, to })).topUp;
     paymentHash = await mined(
-      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount], ...fees } as never),
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount], ...(await pinned(signWith?.gas.payment)) }),
       'token transfer',
     );
   } else {
@@ -138,11 +153,11 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   // that the recipient cannot find it until it is announced.
   try {
     if (gasTopUp > 0n) {
-      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp, ...fees } as never), 'gas top-up');
+      topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp, ...(await pinned(signWith?.gas.topUp)) }), 'gas top-up');
     }
     const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
     const announcementHash = await mined(
-      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }), ...fees } as never),
+      await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }), ...(await pinned(signWith?.gas.announcement)) }),
       'announcement',
     );
     return { paymentHash, topUpHash, announcementHash };
@@ -171,14 +186,29 @@ export class PaymentNotAnnouncedError extends WraithError {
   }
 }
 
-function checkedFees(fees: PaymentFees): PaymentFees {
+function checkedSigning(signWith: PaymentSigning): PaymentSigning {
+  const fees: unknown = signWith?.fees;
   const fields = typeof fees === 'object' && fees !== null ? Object.entries(fees) : [];
-  const eip1559 = fields.length === 2 && 'maxFeePerGas' in fees && 'maxPriorityFeePerGas' in fees;
-  const legacy = fields.length === 1 && 'gasPrice' in fees;
+  const eip1559 = fields.length === 2 && 'maxFeePerGas' in (fees as object) && 'maxPriorityFeePerGas' in (fees as object);
+  const legacy = fields.length === 1 && 'gasPrice' in (fees as object);
   if (!(eip1559 || legacy) || fields.some(([, v]) => typeof v !== 'bigint' || v < 0n)) {
-    throw new InvalidArgumentError('fees', 'must be { maxFeePerGas, maxPriorityFeePerGas } or { gasPrice }, bigints in wei (estimatePayment returns them)');
+    throw new InvalidArgumentError('signWith.fees', 'must be { maxFeePerGas, maxPriorityFeePerGas } or { gasPrice }, bigints in wei (estimatePayment returns them)');
   }
-  return fees;
+  const gas: unknown = signWith.gas;
+  const limit = (v: unknown) => typeof v === 'bigint' && v > 0n;
+  if (typeof gas !== 'object' || gas === null || !limit((gas as PaymentSigning['gas']).payment) || !limit((gas as PaymentSigning['gas']).announcement) || !((gas as PaymentSigning['gas']).topUp === null || limit((gas as PaymentSigning['gas']).topUp))) {
+    throw new InvalidArgumentError('signWith.gas', 'must be { payment, topUp, announcement }: positive bigints (topUp may be null), as estimatePayment returns them');
+  }
+  return signWith;
+}
+
+/** The most a pinned price pays per gas. */
+const capOf = (fees: PaymentFees): bigint => (fees.gasPrice === undefined ? fees.maxFeePerGas : fees.gasPrice);
+
+/** The least a transaction must bid per gas to be mined now: the base fee, or a legacy chain's gas price. */
+async function priceNow(client: PublicClient): Promise<bigint> {
+  const block = await client.getBlock({ blockTag: 'latest' });
+  return block.baseFeePerGas ?? (await client.getGasPrice());
 }
 
 function positive(value: unknown, path: string): bigint {
@@ -186,8 +216,6 @@ function positive(value: unknown, path: string): bigint {
   return value;
 }
 
-/** Gas of a plain coin transfer to an account without code (a fresh stealth address). */
-const TRANSFER_GAS = 21_000n;
 /** When the node will not estimate the announcement: more than any scheme's announcement with its note costs. */
 const ANNOUNCE_GAS_FALLBACK = 200_000n;
 /**
@@ -226,8 +254,8 @@ export type PaymentPrice = {
   /** `sent + fee`: the coin the payer needs at most. */
   coinNeeded: bigint;
   feeModel: ChainFeeModel;
-  /** The price `fee` assumes: pass it to {@link payStealth} as `fees`. */
-  fees: PaymentFees;
+  /** The price and gas limits `fee` assumes: pass it to {@link payStealth} as `signWith`. */
+  signWith: PaymentSigning;
 };
 
 /** The payer's balances now: `tokenBalance` of the token paid, null for a coin payment. */
@@ -249,15 +277,16 @@ export type EstimatePaymentReturnType = ({ short: null | 'coin' } & PaymentPrice
  * kilobyte of calldata makes the L1 fee most of an OP Stack payment's cost; missed, the transfer
  * would go out and the announcement fail, leaving money its recipient cannot find.
  *
- * `fees` caps the price at twice the base fee plus the tip; the chain charges the base fee plus
- * the tip. Sign with them (`payStealth`'s `fees`): a wallet left to choose its own cap may ask a
- * balance the estimate did not count. Reads only; refuse the payment unless `short` is null.
+ * `signWith` holds the price (a cap of twice the base fee plus the tip; the chain charges the base
+ * fee plus the tip) and each transaction's gas limit the bound assumes. Sign with them
+ * (`payStealth`'s `signWith`): a wallet left to choose its own cap or gas limit may ask a balance
+ * the estimate did not count. Reads only; refuse the payment unless `short` is null.
  *
  * @example
  * import { estimatePayment, payStealth } from '@wraith-pq/sdk/evm';
  * const estimate = await estimatePayment({ client, from: wallet.account.address, payment, asset });
  * if (estimate.short !== null) throw new Error(`not enough ${estimate.short === 'token' ? 'tokens' : 'coin'}`);
- * await payStealth({ wallet, client, payment, asset: estimate.asset, fees: estimate.fees });
+ * await payStealth({ wallet, client, payment, asset: estimate.asset, signWith: estimate.signWith });
  */
 export async function estimatePayment(parameters: EstimatePaymentParameters): Promise<EstimatePaymentReturnType> {
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
@@ -273,10 +302,16 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     if (asset.gasTopUp !== undefined && (typeof asset.gasTopUp !== 'bigint' || asset.gasTopUp < 0n)) throw new InvalidArgumentError('asset.gasTopUp', 'must be a bigint of 0 or more (wei)');
   } else throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
   const announce = announceParameters({ payment, note: { amount, txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
-  const [coinBalance, tokenBalance, announceGas] = await Promise.all([
+  const [coinBalance, tokenBalance, announceGas, coinTransferGas] = await Promise.all([
     client.getBalance({ address: from }),
     token === null ? null : client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
-    client.estimateContractGas({ account: from, ...announce }).catch(() => ANNOUNCE_GAS_FALLBACK),
+    client.estimateContractGas({ account: from, ...announce }).catch((error: unknown) => {
+      // A revert (not the Announcer, a wrong scheme) would fail the announcement after the transfer: stop here.
+      if (reverted(error)) throw error;
+      return ANNOUNCE_GAS_FALLBACK;
+    }),
+    // 21,000 on most chains; Arbitrum's estimate adds its L1 component.
+    client.estimateGas({ account: from, to, value: 0n }).then((gas) => (gas > TRANSFER_GAS ? withMargin(gas) : TRANSFER_GAS)),
   ]);
   const announcement: PricedTransaction = { to: announce.address, value: 0n, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: withMargin(announceGas) };
   let settled: PaymentAsset;
@@ -285,7 +320,7 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
   if (token === null) {
     settled = { type: 'native', value: amount };
     sent = amount;
-    transactions = [{ to, value: amount, gas: TRANSFER_GAS }, announcement];
+    transactions = [{ to, value: amount, gas: coinTransferGas }, announcement];
   } else {
     if (tokenBalance! < amount) return { short: 'token', coinBalance, tokenBalance: tokenBalance! };
     // Priced while the payer holds the tokens: its transfer stands in for the withdrawal's.
@@ -297,13 +332,24 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     sent = topUp;
     transactions = [
       { to: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }), gas: withMargin(transferGas) },
-      ...(topUp > 0n ? [{ to, value: topUp, gas: TRANSFER_GAS }] : []),
+      ...(topUp > 0n ? [{ to, value: topUp, gas: coinTransferGas }] : []),
       announcement,
     ];
   }
   const priced = await priceTransactions(client, from, transactions, 'payment');
   const coinNeeded = sent + priced.total;
-  return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, fees: priced.price, coinBalance, tokenBalance };
+  const topUp = settled.type === 'erc20' && (settled.gasTopUp ?? 0n) > 0n;
+  const gas = { payment: transactions[0]!.gas, topUp: topUp ? transactions[1]!.gas : null, announcement: announcement.gas };
+  const signWith: PaymentSigning = { fees: priced.price as PaymentFees, gas };
+  return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, signWith, coinBalance, tokenBalance };
+}
+
+/** Whether the node answered a gas estimate with a revert (as opposed to not estimating at all). */
+function reverted(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
+    if (e.name === 'ContractFunctionRevertedError' || e.name === 'ExecutionRevertedError') return true;
+  }
+  return false;
 }
 
 type PricedTransaction = { to: Address; value: bigint; data?: Hex; gas: bigint };

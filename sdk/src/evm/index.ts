@@ -61,6 +61,7 @@ export {
   type EstimatePaymentReturnType,
   type PaymentPrice,
   type PaymentFees,
+  type PaymentSigning,
   type PayerBalances,
   type StealthBalance,
   type StealthBalancesParameters,

@@ -18,7 +18,7 @@ import { parseAddress } from './announcer.ts';
 import { detectFeeModel, gasPriceOf, l1FeeBound, operatorFee, paymentGasPriceOf, type ChainFeeModel, type FeeModelInfo, type GasPrice } from './fee-model.ts';
 
 /** Gas of a plain value transfer to an account without code: always exactly this much. */
-const TRANSFER_GAS = 21_000n;
+export const TRANSFER_GAS = 21_000n;
 
 /** Whether a withdrawal is charged exactly its `fee`, or at most that. */
 export type FeeKind = 'exact' | 'maximum';
@@ -240,9 +240,10 @@ export type EstimateTransactionFeesReturnType = {
 
 /**
  * The most a run of transactions can cost their signer, by the same rule withdrawals are priced
- * with: a payer's balance must cover it (with the value sent) before the first is signed, since on
- * the OP Stack the L1 data fee is charged outside the gas, and a payment whose announcement then
- * cannot pay it leaves money the recipient cannot find.
+ * with (gas × `maxFeePerGas`, the tip equal to the cap, plus on the OP Stack the L1 data fee and
+ * operator fee charged outside the gas). It holds for a signer that signs at that cap and those gas
+ * limits; a wallet that chooses its own may ask for more. For a payment, use
+ * {@link estimatePayment}, which also returns the price and gas limits to sign with.
  *
  * @example
  * import { estimateTransactionFees } from '@wraith-pq/sdk/evm';
