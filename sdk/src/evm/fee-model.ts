@@ -153,7 +153,7 @@ export async function gasPriceOf(client: PublicClient, info: FeeModelInfo): Prom
 
 /**
  * The price a payer's transactions are signed with ({@link estimatePayment}, `payStealth`'s
- * `fees`). EIP-1559 chains: the node's suggested tip (none on Arbitrum), capped at twice the base
+ * `signWith`). EIP-1559 chains: the node's suggested tip (none on Arbitrum), capped at twice the base
  * fee plus the tip, so the cap still holds after the base fee rose over several full blocks (a
  * payment's transactions go out one after another, each once the previous one is mined); the
  * chain charges the base fee plus the tip, never more. Chains without a base fee: legacy `gasPrice`.
