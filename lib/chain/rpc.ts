@@ -66,10 +66,11 @@ export function createChainClients(rpcUrl: string, timeoutMs: number): ChainClie
 }
 
 /**
- * A read a request waits on (the ERC-6538 read, verified publishing), answered within
- * `timeoutMs` in all: the transport's retries of transient faults run inside that one budget
- * instead of stretching UPSTREAM_TIMEOUT_MS to four times itself. Past it, rejects with a
- * `TimeoutError` (a DOMException, as an aborted fetch's) and lets the read end on its own.
+ * A read a request waits on, answered within `timeoutMs` in all: for the ERC-6538 read and
+ * verified publishing, the transport's retries of transient faults run inside that one budget
+ * instead of stretching UPSTREAM_TIMEOUT_MS to four times itself; /health bounds its store and
+ * chain reads with it. Past it, rejects with a `TimeoutError` (a DOMException, as an aborted
+ * fetch's) and lets the read end on its own.
  */
 export async function withinTimeout<T>(read: () => Promise<T>, timeoutMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

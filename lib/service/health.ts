@@ -15,6 +15,7 @@ import { getConfig } from '../server/config.ts';
 import { chainStatuses } from '../server/chain.ts';
 import { getRegistry, registryKindOf } from '../server/registry.ts';
 import { indexerKey } from '../chain/indexer.ts';
+import { withinTimeout } from '../chain/rpc.ts';
 import type { RegistryStore } from '../registry/store.ts';
 
 /** A health probe must answer quickly even when the database hangs. */
@@ -22,23 +23,15 @@ export const HEALTH_TIMEOUT_MS = 3000;
 
 export type HealthReport = { httpStatus: 200 | 503; body: HealthResponse };
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 export async function healthReport(): Promise<HealthReport> {
   const base = { version: packageJson.version, uptime_seconds: Math.floor(process.uptime()) };
   const kind = registryKindOf(getConfig().registryUrl);
   try {
-    const store = await withTimeout(getRegistry(), HEALTH_TIMEOUT_MS);
-    const health = await withTimeout(store.health(), HEALTH_TIMEOUT_MS);
+    const store = await withinTimeout(() => getRegistry(), HEALTH_TIMEOUT_MS);
+    const health = await withinTimeout(() => store.health(), HEALTH_TIMEOUT_MS);
     if (!health.ok) throw new Error(health.error ?? 'the store reports itself unhealthy');
-    const count = await withTimeout(store.count(), HEALTH_TIMEOUT_MS);
-    const chains = await withTimeout(chainsReport(store), HEALTH_TIMEOUT_MS);
+    const count = await withinTimeout(() => store.count(), HEALTH_TIMEOUT_MS);
+    const chains = await withinTimeout(() => chainsReport(store), HEALTH_TIMEOUT_MS);
     return {
       httpStatus: 200,
       body: {
