@@ -45,6 +45,7 @@ export {
   type MetaAddress,
   type EncodeMetaAddressParameters,
 } from './meta-address.ts';
+export { metaAddressFingerprint, fingerprintMatches } from './fingerprint.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
