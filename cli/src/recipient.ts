@@ -12,9 +12,9 @@
  *   registry as for a plain address.
  * @module
  */
-import { createClient, decodeAnyMetaAddress, formatErc8441MetaAddressUri, formatMetaAddressUri, type AnyMetaAddress, type WraithClient } from '@wraith-pq/sdk';
+import { checksumProblem, createClient, decodeAnyMetaAddress, formatErc8441MetaAddressUri, formatMetaAddressUri, type AnyMetaAddress, type WraithClient } from '@wraith-pq/sdk';
 import { resolveRegisteredMetaAddress } from '@wraith-pq/sdk/evm';
-import { getAddress, isAddress, type Address, type PublicClient } from 'viem';
+import { getAddress, type Address, type PublicClient } from 'viem';
 import { mainnet } from 'viem/chains';
 import { normalize } from 'viem/ens';
 import { urlFlag } from './args.js';
@@ -113,7 +113,7 @@ export async function resolveRecipient(
   };
   if (isPlainAddress(trimmed)) {
     // A mixed-case address carries an EIP-55 checksum: a typo in it must not send money elsewhere.
-    if (!isAddress(trimmed)) throw new CliError('INVALID_ADDRESS', `${trimmed} fails its EIP-55 checksum (mixed case): a character is probably wrong`, 'copy the address again, or give it all in lowercase');
+    if (checksumProblem(trimmed) !== null) throw new CliError('INVALID_ADDRESS', `${trimmed} fails its EIP-55 checksum (mixed case): a character is probably wrong`, 'copy the address again, or give it all in lowercase');
     return resolveRegistrant(await needRegistry('paying a plain address'), getAddress(trimmed), null);
   }
   if (isName(trimmed)) {

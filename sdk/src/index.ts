@@ -56,7 +56,7 @@ export {
   type StealthAddress,
   type StealthKeys,
 } from './stealth-keys.ts';
-export { evmAddressOf, suiAddressOf, toChecksumAddress } from './address.ts';
+export { checksumProblem, evmAddressOf, suiAddressOf, toChecksumAddress, type AddressProblem } from './address.ts';
 export {
   sealNote,
   openNote,

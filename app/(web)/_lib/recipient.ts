@@ -4,7 +4,7 @@
  * registry, erc6538-lookup.ts) or a meta-address (hex, or the ERC-5564 URI `st:eth:0x…`).
  * @module
  */
-import { toChecksumAddress } from '@wraith-pq/sdk';
+import { checksumProblem } from '@wraith-pq/sdk';
 
 export type RecipientInput =
   | { kind: 'ens'; name: string }
@@ -18,9 +18,8 @@ export function classifyRecipient(input: string): RecipientInput {
   if (text === '') return { kind: 'invalid', reason: 'Enter a name (alice.eth, alice.sui), an address (0x…) or a meta-address.' };
   // 20 bytes cannot be a meta-address (1218 or 1250 bytes): it is an account's address.
   if (/^0x[0-9a-f]{40}$/i.test(text)) {
-    // Mixed case is an EIP-55 checksum (as the server and the CLI read it): a wrong one is a typo.
-    const mixed = text.slice(2) !== text.slice(2).toLowerCase() && text.slice(2) !== text.slice(2).toUpperCase();
-    if (mixed && toChecksumAddress(text) !== text) return { kind: 'invalid', reason: 'This address has a wrong EIP-55 checksum (its mix of capitals): check it for a typo, or paste it in all one case.' };
+    // Mixed case is an EIP-55 checksum (the SDK's one rule, as the server and the CLI read it): a wrong one is a typo.
+    if (checksumProblem(text) === 'checksum') return { kind: 'invalid', reason: 'This address has a wrong EIP-55 checksum (its mix of capitals): check it for a typo, or paste it in all one case.' };
     return { kind: 'address', address: text };
   }
   if (/^st:|^(0x)?[0-9a-f]+$/i.test(text)) return { kind: 'meta-address', text };
