@@ -143,7 +143,11 @@ export type CreateStealthPaymentReturnType = {
   ephemeral_ciphertext: string;
   /** Publish it as `view_tag`. */
   view_tag: number;
-  /** The announcement to publish (id 0: nothing is published by this call). */
+  /**
+   * The announcement to publish (id 0: nothing is published by this call), as it is once the
+   * payment's hash is known: `client.publishAnnouncement({ ...created.announcement, tx_hash })`.
+   * Its `stealth_address` is null under scheme 1000 (the registry takes it from the chain).
+   */
   announcement: AnnouncementJson;
   /** ERC-5564 metadata to announce on chain: view tag + sealed note (93 bytes, hex). */
   metadata: string;
