@@ -414,3 +414,18 @@ export type ChannelConfigJson = {
   chain_id: number;
   supported_tokens: { symbol: string; address: string; decimals: number }[];
 };
+
+/** One token of a followed chain (GET /api/v1/chains). */
+export type ChainTokenJson = { address: string; symbol: string; decimals: number };
+
+/** GET /api/v1/chains: what each followed chain offers (tokens, gasless withdrawals). */
+export type ChainsJson = {
+  chains: {
+    name: string;
+    /** EIP-155 id; null until the server's RPC answered it. */
+    chain_id: number | null;
+    tokens: ChainTokenJson[];
+    /** ERC-4337 v0.8 bundler, paymaster and the tokens it takes its fee in; null when not offered. */
+    gasless: { bundler_url: string; entry_point: string; paymaster: string; tokens: string[] } | null;
+  }[];
+};
