@@ -48,7 +48,10 @@ function discoveryJson(found: Discovery<Row>, fromChain: boolean) {
     block_number: row.blockNumber ?? null,
     log_index: row.logIndex ?? null,
     note_status: found.noteStatus,
-    note: found.note === null ? null : { tx_hash: found.note.txHash, amount: found.note.amount?.toString() ?? null, chain_id: found.note.chainId?.toString() ?? null },
+    note:
+      found.note === null
+        ? null
+        : { tx_hash: found.note.txHash, amount: found.note.amount?.toString() ?? null, chain_id: found.note.chainId?.toString() ?? null, token: found.note.token },
     stealth_address_mismatch: found.stealthAddressMismatch,
   };
 }
@@ -57,6 +60,9 @@ function discoveryLine(d: ReturnType<typeof discoveryJson>): string {
   const amount = d.note?.amount ?? d.amount;
   const parts = [`found ${d.stealth_address}`, `sui ${d.stealth_sui_address}`];
   if (amount !== null) parts.push(`amount ${amount}`);
+  // The asset a version-1 note names (PROTOCOL.md 8.1), as the sender claims it.
+  if (d.note?.token === 'coin') parts.push('of the coin');
+  else if (d.note?.token) parts.push(`of token ${d.note.token}`);
   const tx = d.note?.tx_hash ?? d.tx_hash;
   if (tx !== null) parts.push(`tx ${tx}`);
   parts.push(d.block_number === null ? `id ${d.announcement_id}` : `block ${d.block_number}`);
