@@ -26,7 +26,7 @@ const DEFAULT_TOP_UP = '';
 /** `chainId`: the chain that holds the money, where the announcement went too. */
 type Paid = PayStealthReturnType & { summary: string; chainId: number; fees: bigint | null };
 /** Paid, but the announcement failed: the recipient cannot find the money until it is announced, on the chain that holds it. */
-type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string; chainId: number };
+type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; token: 'coin' | `0x${string}`; summary: string; chainId: number };
 
 export type PayFromWalletProps = {
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
@@ -91,7 +91,14 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
         onPaid?.();
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
-          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: chosen.type === 'native' ? chosen.value : chosen.amount, summary, chainId });
+          setUnannounced({
+            paymentHash: cause.paymentHash,
+            topUpHash: cause.topUpHash,
+            amount: chosen.type === 'native' ? chosen.value : chosen.amount,
+            token: chosen.type === 'native' ? 'coin' : chosen.token,
+            summary,
+            chainId,
+          });
         }
         throw cause;
       }
@@ -115,7 +122,8 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
         const where = chainLabel(chainInfo(unannounced.chainId));
         throw new Error(`The payment is on ${where}, and ${connection.walletName} is on ${chainLabel(chainInfo(connection.chainId))}: switch it back to ${where} to announce it there.`);
       }
-      const note = { amount: unannounced.amount, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
+      // The note names its asset (PROTOCOL.md 8.1), as payStealth's would have.
+      const note = { amount: unannounced.amount, token: unannounced.token, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
       const announcementHash = await connection.wallet.writeContract({
         account: connection.wallet.account,
         chain: connection.wallet.chain,

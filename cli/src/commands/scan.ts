@@ -58,7 +58,10 @@ function discoveryJson(found: Discovery<Row>, fromChain: boolean, status: Paymen
     block_number: row.blockNumber ?? null,
     log_index: row.logIndex ?? null,
     note_status: found.noteStatus,
-    note: found.note === null ? null : { tx_hash: found.note.txHash, amount: found.note.amount?.toString() ?? null, chain_id: found.note.chainId?.toString() ?? null },
+    note:
+      found.note === null
+        ? null
+        : { tx_hash: found.note.txHash, amount: found.note.amount?.toString() ?? null, chain_id: found.note.chainId?.toString() ?? null, token: found.note.token },
     stealth_address_mismatch: found.stealthAddressMismatch,
     // Read through --rpc; null without it.
     asset: status?.asset ?? null,
@@ -77,6 +80,9 @@ function discoveryLine(d: ReturnType<typeof discoveryJson>): string {
   if (amount !== null) parts.push(d.amount_formatted !== null ? `amount ${d.amount_formatted} ${d.symbol}` : d.symbol !== null ? `amount ${amount} base units of ${d.symbol}` : `amount ${amount} base units (pass --rpc for the unit)`);
   if (d.state === 'spent') parts.push('(withdrawn: holds nothing now)');
   if (d.state === 'empty') parts.push('(holds nothing: announced, never paid)');
+  // The asset a version-1 note names (PROTOCOL.md 8.1), as the sender claims it, when --rpc read no unit.
+  if (d.symbol === null && d.note?.token === 'coin') parts.push('of the coin');
+  else if (d.symbol === null && d.note?.token) parts.push(`of token ${d.note.token}`);
   const tx = d.note?.tx_hash ?? d.tx_hash;
   if (tx !== null) parts.push(`tx ${tx}`);
   parts.push(d.block_number === null ? `id ${d.announcement_id}` : `block ${d.block_number}`);
