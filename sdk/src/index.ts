@@ -46,6 +46,7 @@ export {
   type EncodeMetaAddressParameters,
 } from './meta-address.ts';
 export { metaAddressFingerprint, fingerprintMatches } from './fingerprint.ts';
+export { nameRegistrationMessage, spendingAccountOf, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
