@@ -63,6 +63,7 @@ export {
   type PaymentRecord,
   type WithdrawalRecord,
 } from './history.ts';
+export { nameRegistrationMessage, spendingAccountOf, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
