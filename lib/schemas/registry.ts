@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { hexToBytes, isCompressedPoint, toChecksumAddress } from '@wraith-pq/sdk';
+import { checksumProblem, hexToBytes, isCompressedPoint, toChecksumAddress } from '@wraith-pq/sdk';
 import { hexBytes, optional, plainText, queryInteger, viewTag } from './fields.ts';
 
 /** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
@@ -102,7 +102,8 @@ export const publishAnnouncementRequest = z
     }
     if (request.stealth_address === undefined) {
       ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'is required for scheme 3: the scanner decides on the announced address' });
-    } else if (!hasValidChecksum(request.stealth_address)) {
+    } else if (checksumProblem(request.stealth_address) !== null) {
+      // The SDK's one EIP-55 rule: a mixed case that is not the checksum is a typo; one case throughout is accepted.
       ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'a mixed-case address must carry a valid EIP-55 checksum' });
     }
     if (metadata !== undefined && !SCHEME3_METADATA_BYTES.includes(metadata.length)) {
@@ -117,13 +118,6 @@ export const publishAnnouncementRequest = z
     metadata: request.metadata === undefined ? undefined : request.metadata.length === 93 ? request.metadata.subarray(1) : request.metadata,
   }))
   .describe('PublishAnnouncementRequest');
-
-/** A mixed-case address must match its EIP-55 checksum; one case throughout is accepted as is. */
-function hasValidChecksum(address: string): boolean {
-  const body = address.slice(2);
-  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
-  return toChecksumAddress(address) === `0x${body}`;
-}
 
 export type PublishAnnouncementRequest = z.output<typeof publishAnnouncementRequest>;
 

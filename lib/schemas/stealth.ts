@@ -60,7 +60,7 @@ export const createStealthResponse = z
       .regex(/^([0-9a-f]{2176}|[0-9a-f]{2242})$/)
       .describe('What to announce as ephemeralPubKey and publish as ephemeral_key: the ML-KEM-768 ciphertext (1088 bytes, scheme 1000) or epk || ct (1121 bytes, scheme 3)'),
     view_tag: z.int().min(0).max(255).describe('View tag: publish it with the ciphertext'),
-    announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call)'),
+    announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call): POST it to /registry/announcements as it is, with tx_hash filled in. Its stealth_address is null for scheme 1000 (a scheme-1000 row takes its address from the chain, never from a publish) and the one-time address for scheme 3 (required there)'),
     metadata: hexOutput(
       93,
       'ERC-5564 metadata to announce on chain (PROTOCOL.md sections 7 and 8, 93 bytes): the view tag, then the sealed note (the request\'s note, or an empty one). Only the recipient can open the note',

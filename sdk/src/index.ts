@@ -46,6 +46,23 @@ export {
   type EncodeMetaAddressParameters,
 } from './meta-address.ts';
 export { metaAddressFingerprint, fingerprintMatches } from './fingerprint.ts';
+export {
+  CSV_COLUMNS as HISTORY_CSV_COLUMNS,
+  csvField,
+  historyCsv,
+  historyJson,
+  historyRows,
+  InvalidHistoryError,
+  mergeHistory,
+  parseHistoryRecords,
+  samePayment,
+  upsertPayment,
+  type HistoryRecord,
+  type HistoryRecords,
+  type MergeOutcome,
+  type PaymentRecord,
+  type WithdrawalRecord,
+} from './history.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
@@ -56,7 +73,7 @@ export {
   type StealthAddress,
   type StealthKeys,
 } from './stealth-keys.ts';
-export { evmAddressOf, suiAddressOf, toChecksumAddress } from './address.ts';
+export { checksumProblem, evmAddressOf, suiAddressOf, toChecksumAddress, type AddressProblem } from './address.ts';
 export {
   sealNote,
   openNote,

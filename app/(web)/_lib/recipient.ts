@@ -6,7 +6,7 @@
  * than someone else's key), or a payment link (`https://…/send?to=<any of these>`, share-link.ts).
  * @module
  */
-import { parseCid, toChecksumAddress, type AnyMetaAddress } from '@wraith-pq/sdk';
+import { checksumProblem, parseCid, type AnyMetaAddress } from '@wraith-pq/sdk';
 import { linkTarget } from './share-link';
 
 /** A recipient Send found: whom the page names, their meta-address and its fingerprint, and the CID it came from. */
@@ -32,9 +32,8 @@ export function classifyRecipient(input: string): RecipientInput {
   }
   // 20 bytes cannot be a meta-address (1218 or 1250 bytes): it is an account's address.
   if (/^0x[0-9a-f]{40}$/i.test(text)) {
-    // Mixed case is an EIP-55 checksum (as the server and the CLI read it): a wrong one is a typo.
-    const mixed = text.slice(2) !== text.slice(2).toLowerCase() && text.slice(2) !== text.slice(2).toUpperCase();
-    if (mixed && toChecksumAddress(text) !== text) return { kind: 'invalid', reason: 'This address has a wrong EIP-55 checksum (its mix of capitals): check it for a typo, or paste it in all one case.' };
+    // Mixed case is an EIP-55 checksum (the SDK's one rule, as the server and the CLI read it): a wrong one is a typo.
+    if (checksumProblem(text) === 'checksum') return { kind: 'invalid', reason: 'This address has a wrong EIP-55 checksum (its mix of capitals): check it for a typo, or paste it in all one case.' };
     return { kind: 'address', address: text };
   }
   if (/^st:|^(0x)?[0-9a-f]+$/i.test(text)) return { kind: 'meta-address', text };

@@ -143,7 +143,11 @@ export type CreateStealthPaymentReturnType = {
   ephemeral_ciphertext: string;
   /** Publish it as `view_tag`. */
   view_tag: number;
-  /** The announcement to publish (id 0: nothing is published by this call). */
+  /**
+   * The announcement to publish (id 0: nothing is published by this call), as it is once the
+   * payment's hash is known: `client.publishAnnouncement({ ...created.announcement, tx_hash })`.
+   * Its `stealth_address` is null under scheme 1000 (the registry takes it from the chain).
+   */
   announcement: AnnouncementJson;
   /** ERC-5564 metadata to announce on chain: view tag + sealed note (93 bytes, hex). */
   metadata: string;
@@ -409,4 +413,19 @@ export type ChannelConfigJson = {
   adjudicator_address: string;
   chain_id: number;
   supported_tokens: { symbol: string; address: string; decimals: number }[];
+};
+
+/** One token of a followed chain (GET /api/v1/chains). */
+export type ChainTokenJson = { address: string; symbol: string; decimals: number };
+
+/** GET /api/v1/chains: what each followed chain offers (tokens, gasless withdrawals). */
+export type ChainsJson = {
+  chains: {
+    name: string;
+    /** EIP-155 id; null until the server's RPC answered it. */
+    chain_id: number | null;
+    tokens: ChainTokenJson[];
+    /** ERC-4337 v0.8 bundler, paymaster and the tokens it takes its fee in; null when not offered. */
+    gasless: { bundler_url: string; entry_point: string; paymaster: string; tokens: string[] } | null;
+  }[];
 };

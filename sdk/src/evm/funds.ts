@@ -34,6 +34,7 @@ import type { StealthPayment } from '../payment.ts';
 import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
 import type { ChainFeeModel } from './fee-model.ts';
 import { estimateGasTopUp, planWithdrawal, priceTransactions, TRANSFER_GAS, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
+import { isRevert } from './viem-errors.ts';
 
 export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
 export type { ChainFeeModel } from './fee-model.ts';
@@ -307,7 +308,7 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     token === null ? null : client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
     client.estimateContractGas({ account: from, ...announce }).catch((error: unknown) => {
       // A revert (not the Announcer, a wrong scheme) would fail the announcement after the transfer: stop here.
-      if (reverted(error)) throw error;
+      if (isRevert(error)) throw error;
       return ANNOUNCE_GAS_FALLBACK;
     }),
     // 21,000 on most chains; Arbitrum's estimate adds its L1 component.
@@ -342,14 +343,6 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
   const gas = { payment: transactions[0]!.gas, topUp: topUp ? transactions[1]!.gas : null, announcement: announcement.gas };
   const signWith: PaymentSigning = { fees: priced.price as PaymentFees, gas };
   return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, signWith, coinBalance, tokenBalance };
-}
-
-/** Whether the node answered a gas estimate with a revert (as opposed to not estimating at all). */
-function reverted(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
-    if (e.name === 'ContractFunctionRevertedError' || e.name === 'ExecutionRevertedError') return true;
-  }
-  return false;
 }
 
 type PricedTransaction = { to: Address; value: bigint; data?: Hex; gas: bigint };
