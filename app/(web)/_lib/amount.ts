@@ -17,6 +17,23 @@ export function formatAmount(value: bigint, decimals: number, symbol: string): s
   return `${formatUnits(value, decimals)} ${symbol}`;
 }
 
+/**
+ * "0.000188 ETH" for 0.000187626626241912 ETH: an amount for people, to 4 significant digits
+ * below 1 and 4 decimals above (`up` rounds up, for a fee that is at most this). Exact when the
+ * amount has no more digits than that; `formatAmount` gives every digit on request.
+ */
+export function roundAmount(value: bigint, decimals: number, symbol: string, { up = false } = {}): string {
+  const exact = formatUnits(value, decimals);
+  const [whole, fraction = ''] = exact.split('.');
+  const leadingZeros = whole === '0' || whole === '-0' ? (/^0*/.exec(fraction)?.[0].length ?? 0) : 0;
+  const keep = whole === '0' ? leadingZeros + 4 : 4;
+  if (fraction.length <= keep) return `${exact} ${symbol}`;
+  const scale = 10n ** BigInt(decimals - keep);
+  let kept = value / scale;
+  if (up && value % scale !== 0n) kept += 1n;
+  return `${formatUnits(kept, keep)} ${symbol}`;
+}
+
 /** The unit a payment's amount is counted in: the chain's coin, or an ERC-20 token. */
 export type AmountUnit = { symbol: string; decimals: number };
 
