@@ -51,6 +51,7 @@ describe('withdrawals priced for Arbitrum (msw answers shaped like Arbitrum One)
       amount: balance - fee,
       fee,
       feeKind: 'maximum',
+      pricedAt: 'today',
       l1Fee: 0n,
       // The chain charges at least 21,000 gas at its minimum gas price; everything above that may stay.
       maxRemainder: fee - 21_000n * MINIMUM_GAS_PRICE,
