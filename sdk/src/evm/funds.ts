@@ -36,7 +36,7 @@ import type { ChainFeeModel } from './fee-model.ts';
 import { estimateGasTopUp, planWithdrawal, priceTransactions, TRANSFER_GAS, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
 import { isRevert } from './viem-errors.ts';
 
-export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
+export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type PricedAt, type WithdrawalPrice } from './withdrawal-plan.ts';
 export type { ChainFeeModel } from './fee-model.ts';
 
 /** What a payment sends: the chain's native coin, or an ERC-20 token (amounts in base units). */
@@ -434,7 +434,7 @@ export type EstimateWithdrawalParameters = {
   allowRemainder?: boolean;
 };
 
-/** What a withdrawal would send, its fee bound (exact or a maximum, L1 data fee included) and the most it can leave behind. */
+/** What a withdrawal would send, its fee bound at today's prices (`pricedAt: 'today'`; exact or a maximum once signed at that price, L1 data fee included) and the most it can leave behind. */
 export type EstimateWithdrawalReturnType = WithdrawalPrice;
 
 /**
@@ -442,8 +442,10 @@ export type EstimateWithdrawalReturnType = WithdrawalPrice;
  * the same rule, without the one-time key: for showing the fee and what stays behind before the
  * user signs. The chain's fee model is read from the chain (OP Stack: the L1 data fee from its
  * GasPriceOracle; Arbitrum: the gas estimate with its L1 component; elsewhere gas × price).
- * Prices can move between the estimate and the withdrawal; the withdrawal returns the price it
- * was signed at.
+ * Its fee is at today's prices (`pricedAt: 'today'`): prices can move between the estimate and
+ * the withdrawal, which prices again and returns the fee it was signed at (`pricedAt: 'signing'`).
+ * Even where `feeKind` is `exact`, say "at today's prices" for an estimate whose withdrawal is not
+ * signed at once, e.g. the coin left after a token withdrawal, priced before that one is mined.
  * @throws {InsufficientGasError} when the stealth address could not pay the fee (its `required` is the whole fee bound, L1 fee included).
  *
  * @example
@@ -456,7 +458,7 @@ export async function estimateWithdrawal(parameters: EstimateWithdrawalParameter
   const from = parseAddress(parameters.from, 'from');
   const to = parseAddress(parameters.to, 'to');
   const { transaction: _signable, ...price } = await planWithdrawal(parameters.client, from, to, parameters.token, parameters.allowRemainder === true);
-  return price;
+  return { ...price, pricedAt: 'today' };
 }
 
 /**
@@ -503,7 +505,7 @@ export async function withdrawToken(parameters: WithdrawParameters & { token: st
 async function send(client: PublicClient, account: ReturnType<typeof oneTimeAccount>, plan: WithdrawalPlan): Promise<WithdrawReturnType> {
   const { transaction, ...price } = plan;
   const serializedTransaction = await account.signTransaction(transaction);
-  return { hash: await client.sendRawTransaction({ serializedTransaction }), ...price };
+  return { hash: await client.sendRawTransaction({ serializedTransaction }), ...price, pricedAt: 'signing' };
 }
 
 async function prepare(parameters: WithdrawParameters) {

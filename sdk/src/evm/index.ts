@@ -49,6 +49,7 @@ export {
   PaymentNotAnnouncedError,
   type ChainFeeModel,
   type FeeKind,
+  type PricedAt,
   type PaymentAsset,
   type EstimateGasTopUpParameters,
   type EstimateGasTopUpReturnType,
