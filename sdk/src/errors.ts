@@ -27,6 +27,9 @@ export type WraithErrorCode =
   | 'INSUFFICIENT_GAS'
   | 'TRANSACTION_REVERTED'
   | 'PAYMENT_NOT_ANNOUNCED'
+  | 'COIN_REFUSED'
+  | 'WRAITH_PAY_MISSING'
+  | 'CREATE2_DEPLOYER_MISSING'
   | 'SUI_TRANSACTION_FAILED';
 
 /** One problem with one input field. */

@@ -87,7 +87,7 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
       const chainId = connection.chainId;
       try {
         const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen, signWith });
-        setPaid({ ...result, summary, chainId, fees: await feesOf(connection, [result.paymentHash, result.topUpHash, result.announcementHash]) });
+        setPaid({ ...result, summary, chainId, fees: await feesOf(connection, result.hashes) });
         onPaid?.();
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
@@ -127,6 +127,9 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
         paymentHash: unannounced.paymentHash,
         topUpHash: unannounced.topUpHash,
         announcementHash,
+        approvalHash: null,
+        via: 'transactions',
+        hashes: [unannounced.paymentHash, ...(unannounced.topUpHash ? [unannounced.topUpHash] : []), announcementHash],
         summary: unannounced.summary,
         chainId: unannounced.chainId,
         fees: await feesOf(connection, [unannounced.paymentHash, unannounced.topUpHash, announcementHash]),
