@@ -32,7 +32,7 @@ describe('announcementForPayment with a sealed note', () => {
     const withNote = announcementForPayment(payment, { txHash: '0x01', metadata: sealNote(payment.sharedSecret, named) });
     expect(withNote.metadata).toHaveLength(224);
     // The registry keeps what follows the view tag (PROTOCOL.md section 6): the 112-byte note.
-    const row = { id: 1, ...withNote, ephemeral_key: withNote.ephemeral_key as string };
+    const row = { id: 1, ephemeral_key: withNote.ephemeral_key as string, view_tag: withNote.view_tag, metadata: withNote.metadata as string };
     expect(scanAnnouncements(keys, [row]).discoveries[0]!.note).toEqual({ txHash: null, ...note, token: 'coin' });
   });
 

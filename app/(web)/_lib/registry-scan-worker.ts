@@ -67,7 +67,7 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
           timestamp: a.timestamp,
           ephemeralKey: bytesToHex(a.ephemeralKey),
           viewTag: a.viewTag,
-          note: d.note ? { amount: d.note.amount?.toString() ?? null, txHash: d.note.txHash, chainId: d.note.chainId?.toString() ?? null } : null,
+          note: d.note ? { amount: d.note.amount?.toString() ?? null, txHash: d.note.txHash, chainId: d.note.chainId?.toString() ?? null, token: d.note.token } : null,
         };
       });
       scope.postMessage({

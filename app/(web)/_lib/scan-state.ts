@@ -8,9 +8,11 @@
 
 /**
  * The note the sender sealed for the recipient (PROTOCOL.md section 8), opened by the scan:
- * amounts as decimal strings of base units (JSON has no bigint).
+ * amounts as decimal strings of base units (JSON has no bigint). `token` is the asset a note of
+ * section 8.1 names: `'coin'` or the token's EIP-55 address; null when the note does not say,
+ * absent in scans saved before it.
  */
-export type SavedNote = { amount: string | null; txHash: string | null; chainId: string | null };
+export type SavedNote = { amount: string | null; txHash: string | null; chainId: string | null; token?: string | null };
 
 /** A payment found by a scan (public fields only). */
 export type SavedDiscovery = {
