@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { yellowConfigFrom, yellowEnvironment, type YellowConfig } from './channels/config.ts';
+import { ensGatewayConfigFrom, ensGatewayEnvironment, type EnsGatewayConfig } from './names/gateway/config.ts';
 
 /** Log levels in increasing severity; `silent` turns logging off. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -72,6 +73,8 @@ export type Config = {
   chains: ChainConfig[];
   /** `REGISTRY_PUBLISH`: how HTTP publishes are treated (API.md "Configuration"). */
   registryPublish: RegistryPublishMode;
+  /** The ENS gateway (`ENS_GATEWAY_*`, lib/names/gateway/config.ts); undefined: off. */
+  ensGateway: EnsGatewayConfig | undefined;
 };
 
 /** `open`: the interface's HTTP publish; `verified`: only with an on-chain proof; `closed`: chain only. */
@@ -477,6 +480,7 @@ const environmentSchema = z.object({
     (value) => (typeof unsetIfBlank(value) === 'string' ? String(value).trim().toLowerCase() : undefined),
     z.enum(['open', 'verified', 'closed'], 'must be open, verified or closed').default('open'),
   ),
+  ...ensGatewayEnvironment,
 });
 
 /** Every variable the server reads (documented in .env.example; a test keeps the two in step). */
@@ -518,6 +522,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.REGISTRY_PUBLISH !== 'open' && e.CHAINS === undefined && e.CHAIN_RPC_URL === undefined) {
     problems.push(`REGISTRY_PUBLISH: ${e.REGISTRY_PUBLISH} needs a chain, CHAINS or CHAIN_RPC_URL (the chain that proves or feeds announcements)`);
   }
+  const ensGateway = ensGatewayConfigFrom(e);
+  problems.push(...ensGateway.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -554,6 +560,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     yellow: yellowConfigFrom(e),
     chains: chainsOf(e),
     registryPublish: e.REGISTRY_PUBLISH,
+    ensGateway: ensGateway.config,
   };
 }
 

@@ -24,6 +24,8 @@ export function createStealthPaymentJson(
     txHash: note?.tx_hash ?? null,
     amount: note?.amount ?? null,
     chainId: note?.chain_id ?? null,
+    // Naming the asset seals the note of PROTOCOL.md 8.1 (113 bytes of metadata), which senders should write.
+    token: note?.token ?? null,
   });
   const ephemeralKey = bytesToHex(payment.ephemeralCiphertext);
   return {

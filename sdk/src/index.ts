@@ -63,6 +63,7 @@ export {
   type PaymentRecord,
   type WithdrawalRecord,
 } from './history.ts';
+export { nameRegistrationMessage, spendingAccountOf, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
@@ -78,10 +79,17 @@ export {
   sealNote,
   openNote,
   encodeNote,
+  readNote,
   announcementMetadata,
+  isSealedNoteLength,
   NOTE_PLAINTEXT_BYTES,
   SEALED_NOTE_BYTES,
   ANNOUNCEMENT_METADATA_BYTES,
+  NOTE_V1_PLAINTEXT_BYTES,
+  SEALED_NOTE_V1_BYTES,
+  ANNOUNCEMENT_METADATA_V1_BYTES,
+  type NoteReading,
+  type NoteToken,
   type PaymentNote,
   type PaymentNoteInput,
 } from './note.ts';

@@ -1,41 +1,49 @@
 'use client';
 /**
- * Claim several payments in one run: the payments on the wallet's chain that hold something,
- * selected (all with a balance by default), each to its own fresh destination (typed, or pasted
- * one per line) unless the user confirms the linking warning and types one destination for all.
- * The fees are shown before anything is signed, exact or a maximum; then each payment is claimed
- * in turn (claim-run.ts: tokens before coin, signed here with its one-time key, no wallet prompt),
- * with its progress, and a failure shown with its reason while the others go on. The run is kept
- * in the encrypted history (history-store.ts), so one cut short is resumed where it stopped.
+ * The one way to claim payments on the Scan page. With a wallet found on the page, what each
+ * payment on the wallet's chain holds is read at once through the wallet's connection (never this
+ * server); every payment with something left is selected, and each can be deselected. A payment
+ * with nothing left is shown as claimed and cannot be selected; one on another chain offers to
+ * switch the wallet there first. Each selected payment goes to its own fresh destination (typed,
+ * or pasted one per line) unless the user confirms the linking warning and types one destination
+ * for all. The fees are shown before anything is signed; then each payment is claimed in turn
+ * (claim-run.ts: tokens before coin, signed here with its one-time key, no wallet prompt), with
+ * its progress, and a failure shown with its reason while the others go on. The run is kept in
+ * the encrypted history (history-store.ts), so one cut short is resumed where it stopped.
  */
 import { estimateWithdrawal } from '@wraith-pq/sdk/evm';
-import { useId, useMemo, useRef, useState } from 'react';
-import { getAddress, isAddress, type Address } from 'viem';
-import { formatAmount } from '../_lib/amount';
-import type { ChainReader } from '../_lib/chain-clients';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { getAddress, isAddress, isAddressEqual, type Address } from 'viem';
+import { formatAmount, roundedAmount } from '../_lib/amount';
+import { connectReader, type ChainReader } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { claimPayment } from '../_lib/claim-run';
 import { errorMessage } from '../_lib/error-message';
-import { withWithdrawal, type ClaimRun, type ClaimRunItem } from '../_lib/history';
+import { upsertPayment, withWithdrawal, type ClaimRun, type ClaimRunItem } from '../_lib/history';
 import { recordHistory, useHistory } from '../_lib/history-store';
+import { noteAsset } from '../_lib/payment-asset';
 import { readPaymentFunds, type PaymentFunds } from '../_lib/payment-funds';
 import { chainIdOf, type SavedDiscovery } from '../_lib/scan-state';
 import { assertWalletChain } from '../_lib/wallet-chain';
 import { feeIsBound } from '../_lib/withdrawal-receipt';
+import { ChainSwitch } from './chain-switch';
 import { Notice } from './notice';
+import type { AmountOf } from './scan-app';
 import { TxHash } from './tx-hash';
 
 export type ClaimAllProps = {
   discoveries: readonly SavedDiscovery[];
   reader: ChainReader;
-  extraTokens: readonly Address[];
+  /** The wallet's connection on the chain it moved to (after a switch). */
+  onReaderChange: (reader: ChainReader) => void;
   /** A payment's one-time key, derived in this page. */
   secretKeyOf: (discovery: SavedDiscovery) => Promise<Uint8Array>;
-  /** A run ended: the balances shown elsewhere on the page are stale. */
-  onClaimed: () => void;
+  amountOf: AmountOf;
+  /** The page's card of one payment, with the claim's parts in it. */
+  item: (discovery: SavedDiscovery, extra: { done?: boolean; lead?: ReactNode; children?: ReactNode }) => ReactNode;
 };
 
-type Row = { discovery: SavedDiscovery; funds: PaymentFunds | null; error: string | null };
+type Read = { funds: PaymentFunds | null; error: string | null };
 type Estimate = { fee: bigint; bound: boolean } | { error: string };
 
 const hasBalance = (funds: PaymentFunds | null) => funds !== null && (funds.native > 0n || funds.tokens.some((t) => t.balance > 0n));
@@ -45,14 +53,19 @@ function parseDestinations(text: string): string[] {
   return text.split(/[\s,;]+/).filter(Boolean);
 }
 
-export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClaimed }: ClaimAllProps) {
-  const ids = { paste: useId(), single: useId(), linking: useId() };
+export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amountOf, item }: ClaimAllProps) {
+  const ids = { paste: useId(), single: useId(), linking: useId(), tokens: useId() };
   const history = useHistory();
   const symbol = reader.chain.nativeCurrency.symbol;
   const explorerUrl = chainInfo(reader.chainId).explorerUrl;
   const here = useMemo(() => discoveries.filter((d) => d.chain !== 'sui' && (chainIdOf(d) ?? reader.chainId) === reader.chainId), [discoveries, reader.chainId]);
-  const elsewhere = discoveries.filter((d) => d.chain !== 'sui').length - here.length;
-  const [rows, setRows] = useState<Row[] | null>(null);
+  const [tokensText, setTokensText] = useState('');
+  const typedTokens = tokensText.split(/[\s,]+/).filter(Boolean);
+  // Invalid entries are counted below; the valid ones are still read.
+  const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
+  const extraKey = extraTokens.join(',');
+  const badTokens = typedTokens.length - extraTokens.length;
+  const [reads, setReads] = useState<ReadonlyMap<number, Read>>(new Map());
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [destinations, setDestinations] = useState<Record<number, string>>({});
   const [pasted, setPasted] = useState('');
@@ -66,6 +79,8 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   const acting = useRef(false);
   const run = history?.run && history.run.chainId === reader.chainId ? history.run : null;
   const unfinished = run?.items.filter((i) => i.status !== 'done') ?? [];
+  /** Payments a run claimed whose coin left is less than moving it would cost: done, not offered again. */
+  const dustDone = useMemo(() => new Set(run?.items.filter((i) => i.status === 'done').map((i) => i.announcementId) ?? []), [run]);
 
   /** The accounts the wallet already shares with this page (no prompt); none when it shares none. */
   async function walletAccounts(): Promise<string[]> {
@@ -77,38 +92,72 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
     }
   }
 
-  async function readAll() {
+  /** A payment is claimed: nothing left, or only coin worth less than moving it after a claim. */
+  const isDone = useCallback(
+    (id: number, funds: PaymentFunds | null) => funds !== null && (!hasBalance(funds) || (dustDone.has(id) && funds.tokens.every((t) => t.balance === 0n))),
+    [dustDone],
+  );
+
+  /** The note's asset, named by the chain read: kept in the history so the amount reads "100 TST" from now on. */
+  function recordUnit(discovery: SavedDiscovery, funds: PaymentFunds) {
+    const paid = noteAsset(funds.received, discovery.note?.amount);
+    const info = paid?.type === 'erc20' ? funds.tokens.map((t) => t.info).find((i) => isAddressEqual(i.address, paid.token)) : undefined;
+    if (!paid || (paid.type === 'erc20' && !info)) return;
+    void recordHistory((h) =>
+      upsertPayment(h, {
+        announcementId: discovery.id,
+        chainId: reader.chainId,
+        stealthAddress: getAddress(discovery.stealthAddress),
+        date: new Date(discovery.timestamp * 1000).toISOString(),
+        amount: discovery.note?.amount ?? null,
+        asset: info ? info.address : 'native',
+        symbol: info ? info.symbol : symbol,
+        decimals: info ? info.decimals : 18,
+        paymentTx: discovery.note?.txHash ?? null,
+        announcementTx: discovery.txHash,
+      }),
+    );
+  }
+
+  const readAll = useCallback(async () => {
     setBusy('reading');
     setError(null);
     setEstimates(null);
     try {
       await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
-      const read = await Promise.all(
-        here.map(async (discovery): Promise<Row> => {
+      const read = new Map<number, Read>();
+      await Promise.all(
+        here.map(async (discovery) => {
           try {
-            const funds = await readPaymentFunds({ client: reader.client, stealthAddress: getAddress(discovery.stealthAddress), txHash: discovery.note?.txHash, extraTokens });
-            return { discovery, funds, error: null };
+            const funds = await readPaymentFunds({ client: reader.client, stealthAddress: getAddress(discovery.stealthAddress), txHash: discovery.note?.txHash, extraTokens: extraKey.split(',').filter(Boolean) });
+            read.set(discovery.id, { funds, error: null });
+            recordUnit(discovery, funds);
           } catch (cause) {
-            return { discovery, funds: null, error: errorMessage(cause) };
+            read.set(discovery.id, { funds: null, error: errorMessage(cause) });
           }
         }),
       );
-      setRows(read);
-      setSelected(new Set(read.filter((r) => hasBalance(r.funds)).map((r) => r.discovery.id)));
+      setReads(read);
+      setSelected(new Set(here.filter((d) => hasBalance(read.get(d.id)?.funds ?? null) && !isDone(d.id, read.get(d.id)?.funds ?? null)).map((d) => d.id)));
     } catch (cause) {
       setError(errorMessage(cause));
     } finally {
       setBusy(null);
     }
-  }
+  }, [here, reader, extraKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const chosen = rows?.filter((r) => selected.has(r.discovery.id)) ?? [];
+  // Read as soon as the wallet is found, on every chain it moves to, and for every payment the scan adds.
+  useEffect(() => {
+    void readAll();
+  }, [readAll]);
+
+  const chosen = here.filter((d) => selected.has(d.id) && reads.get(d.id)?.funds);
 
   function fillPasted() {
     const list = parseDestinations(pasted);
     const next = { ...destinations };
-    chosen.forEach((row, i) => {
-      if (list[i] !== undefined) next[row.discovery.id] = list[i]!;
+    chosen.forEach((d, i) => {
+      if (list[i] !== undefined) next[d.id] = list[i]!;
     });
     setDestinations(next);
     setEstimates(null);
@@ -127,22 +176,22 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
     const withdrawn = (history?.withdrawals ?? []).filter((w) => w.status === 'withdrawn');
     const items: ClaimRunItem[] = [];
     const seen = new Set<string>();
-    for (const row of chosen) {
-      const text = (oneForAll ? single : (destinations[row.discovery.id] ?? '')).trim();
-      const name = `the payment at ${row.discovery.stealthAddress}`;
-      if (!isAddress(text, { strict: false })) return { error: `Enter a destination for ${name}: an address of 0x and 40 hex digits.` };
+    for (const d of chosen) {
+      const text = (oneForAll ? single : (destinations[d.id] ?? '')).trim();
+      const name = `the payment at ${d.stealthAddress}`;
+      if (!isAddress(text, { strict: false })) return { error: `Enter where ${name} goes: an address of 0x and 40 hex digits.` };
       const to = getAddress(text);
       // A payment's own earlier destination (its tokens went there, say) links nothing new.
-      const usedByAnother = withdrawn.some((w) => w.destination.toLowerCase() === to.toLowerCase() && w.stealthAddress.toLowerCase() !== row.discovery.stealthAddress.toLowerCase());
-      if (stealth.includes(to.toLowerCase())) return { error: `The destination of ${name} is one of your stealth addresses: enter a fresh address.` };
+      const usedByAnother = withdrawn.some((w) => w.destination.toLowerCase() === to.toLowerCase() && w.stealthAddress.toLowerCase() !== d.stealthAddress.toLowerCase());
+      if (stealth.includes(to.toLowerCase())) return { error: `The destination of ${name} is one of the addresses you were paid at: enter a fresh address.` };
       if (!linkingAccepted && own.some((a) => a.toLowerCase() === to.toLowerCase())) {
-        return { error: `${to} is ${reader.walletName}'s own account: withdrawing there links ${name} to it on chain. Use a fresh address, or confirm the linking warning.` };
+        return { error: `${to} is ${reader.walletName}'s own account: claiming there links ${name} to it on chain. Use a fresh address, or confirm the linking warning.` };
       }
       if (!linkingAccepted && (seen.has(to.toLowerCase()) || usedByAnother)) {
         return { error: `${to} is the destination of another payment${usedByAnother ? ' already' : ''}: that links the payments on chain. Use a fresh address for each, or confirm the linking warning.` };
       }
       seen.add(to.toLowerCase());
-      items.push({ announcementId: row.discovery.id, stealthAddress: getAddress(row.discovery.stealthAddress), destination: to, status: 'pending', error: null });
+      items.push({ announcementId: d.id, stealthAddress: getAddress(d.stealthAddress), destination: to, status: 'pending', error: null });
     }
     return { items };
   }
@@ -156,26 +205,26 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
     try {
       await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
       const result = new Map<number, Estimate>();
-      for (const item of plan.items) {
-        const row = chosen.find((r) => r.discovery.id === item.announcementId)!;
+      for (const planItem of plan.items) {
+        const funds = reads.get(planItem.announcementId)?.funds ?? null;
         try {
           let fee = 0n;
           let bound = false;
           // Tokens first, then the coin: each fee bound as the SDK prices it now.
-          for (const t of row.funds?.tokens ?? []) {
+          for (const t of funds?.tokens ?? []) {
             if (t.balance === 0n) continue;
-            const e = await estimateWithdrawal({ client: reader.client, from: item.stealthAddress, to: item.destination, token: t.info.address });
+            const e = await estimateWithdrawal({ client: reader.client, from: planItem.stealthAddress, to: planItem.destination, token: t.info.address });
             fee += e.fee;
             bound ||= feeIsBound(e);
           }
-          if ((row.funds?.native ?? 0n) > fee) {
-            const e = await estimateWithdrawal({ client: reader.client, from: item.stealthAddress, to: item.destination });
+          if ((funds?.native ?? 0n) > fee) {
+            const e = await estimateWithdrawal({ client: reader.client, from: planItem.stealthAddress, to: planItem.destination });
             fee += e.fee;
             bound ||= feeIsBound(e);
           }
-          result.set(item.announcementId, { fee, bound });
+          result.set(planItem.announcementId, { fee, bound });
         } catch (cause) {
-          result.set(item.announcementId, { error: errorMessage(cause) });
+          result.set(planItem.announcementId, { error: errorMessage(cause) });
         }
       }
       setEstimates(result);
@@ -197,17 +246,17 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
     setError(null);
     try {
       if (fresh) await recordHistory((h) => ({ ...h, run: fresh }));
-      for (const item of items) {
-        const discovery = discoveries.find((d) => d.id === item.announcementId);
-        await setItem(item.announcementId, { status: 'running', error: null });
+      for (const runItem of items) {
+        const discovery = discoveries.find((d) => d.id === runItem.announcementId);
+        await setItem(runItem.announcementId, { status: 'running', error: null });
         try {
           if (!discovery) throw new Error('This payment is no longer in the scan: scan again, then claim it.');
           // The wallet's chain, checked before each payment (and by the connection before each broadcast).
           await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
           const { dust } = await claimPayment({
             client: reader.client,
-            stealthAddress: item.stealthAddress as Address,
-            destination: item.destination as Address,
+            stealthAddress: runItem.stealthAddress as Address,
+            destination: runItem.destination as Address,
             txHash: discovery.note?.txHash,
             extraTokens,
             coin: { symbol, decimals: 18 },
@@ -217,10 +266,10 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
                 withWithdrawal(
                   h,
                   {
-                    announcementId: item.announcementId,
+                    announcementId: runItem.announcementId,
                     chainId: reader.chainId,
-                    stealthAddress: item.stealthAddress,
-                    destination: item.destination,
+                    stealthAddress: runItem.stealthAddress,
+                    destination: runItem.destination,
                     asset: asset.token ?? 'native',
                     symbol: asset.symbol,
                     decimals: asset.decimals,
@@ -229,16 +278,15 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
                 ),
               ),
           });
-          await setItem(item.announcementId, { status: 'done', error: dust > 0n ? `${formatAmount(dust, 18, symbol)} stays: less than the fee of moving it.` : null });
+          await setItem(runItem.announcementId, { status: 'done', error: dust > 0n ? `${roundedAmount(dust, 18, symbol)} stays: less than the fee of moving it.` : null });
         } catch (cause) {
-          await setItem(item.announcementId, { status: 'failed', error: errorMessage(cause) });
+          await setItem(runItem.announcementId, { status: 'failed', error: errorMessage(cause) });
         }
       }
     } finally {
       setBusy(null);
-      onClaimed();
     }
-    if (rows) await readAll(); // what is left now, for the next run
+    await readAll(); // what is left now, for the next run
   }
 
   async function start() {
@@ -261,32 +309,236 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
   const fees = estimates ? [...estimates.values()] : [];
   const feeTotal = fees.reduce((sum, e) => sum + ('fee' in e ? e.fee : 0n), 0n);
   const anyBound = fees.some((e) => 'bound' in e && e.bound);
+  const selectable = here.filter((d) => hasBalance(reads.get(d.id)?.funds ?? null) && !isDone(d.id, reads.get(d.id)?.funds ?? null));
+  const held = new Map<string, { decimals: number; symbol: string; value: bigint }>();
+  for (const d of here) {
+    const funds = reads.get(d.id)?.funds;
+    if (!funds) continue;
+    const add = (key: string, decimals: number, unit: string, value: bigint) => value > 0n && held.set(key, { decimals, symbol: unit, value: (held.get(key)?.value ?? 0n) + value });
+    add('native', 18, symbol, funds.native);
+    for (const t of funds.tokens) add(t.info.address, t.info.decimals, t.info.symbol, t.balance);
+  }
+  const toggle = (id: number, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    setSelected(next);
+    setEstimates(null);
+  };
 
   return (
     <div className="claim-all" data-testid="claim-all">
-      <h3>Claim several payments</h3>
-      <p className="hint">
-        Withdraws every selected payment on {chainLabel(chainInfo(reader.chainId))} in one run: tokens first, then the {symbol}, each signed in this page with
-        its own one-time key (your wallet is not asked to sign), each to its own fresh address.
-        {elsewhere > 0 && ` ${elsewhere} payment${elsewhere === 1 ? ' is' : 's are'} on other chains: switch the wallet to claim ${elsewhere === 1 ? 'it' : 'them'}.`}
+      <p data-testid="holdings">
+        {busy === 'reading' && reads.size === 0
+          ? `Reading what your payments hold through ${reader.walletName}…`
+          : held.size === 0
+            ? `Nothing left to claim on ${chainLabel(chainInfo(reader.chainId))}.`
+            : (
+                <>
+                  At your payments&apos; addresses now: <strong>{[...held.values()].map((v) => formatAmount(v.value, v.decimals, v.symbol)).join(' · ')}</strong>
+                </>
+              )}
       </p>
+      <ul className="discoveries claim-rows">
+        {discoveries.map((d) => {
+          if (d.chain === 'sui') {
+            return item(d, { children: <p className="hint">Paid on Sui: claim it with a Sui wallet and this payment&apos;s key (under Advanced).</p> });
+          }
+          const chainId = chainIdOf(d);
+          if (chainId !== null && chainId !== reader.chainId) {
+            const target = chainInfo(chainId, d.chain);
+            return item(d, {
+              children: (
+                <div className="funds" data-testid="funds-other-chain">
+                  <p className="hint">
+                    This payment is on {chainLabel(target)}; {reader.walletName} is on {chainLabel(chainInfo(reader.chainId))}. Switch it to read and claim this one.
+                  </p>
+                  <ChainSwitch wallet={reader.source} target={target} onSwitched={async () => onReaderChange(await connectReader(reader.source))} />
+                </div>
+              ),
+            });
+          }
+          const read = reads.get(d.id);
+          const funds = read?.funds ?? null;
+          const done = isDone(d.id, funds);
+          const canSelect = hasBalance(funds) && !done;
+          const estimate = estimates?.get(d.id);
+          const address = getAddress(d.stealthAddress);
+          const runItem = run?.items.find((i) => i.announcementId === d.id);
+          return item(d, {
+            done,
+            lead: canSelect ? (
+              <input
+                type="checkbox"
+                className="claim-check"
+                aria-label={`Claim ${amountOf(d).text ?? 'the payment'} at ${address}`}
+                checked={selected.has(d.id)}
+                onChange={(e) => toggle(d.id, e.target.checked)}
+                data-testid="claim-select"
+              />
+            ) : null,
+            children: (
+              <div className="funds" data-testid="claim-row" data-selectable={canSelect ? 'true' : 'false'}>
+                {read?.error ? (
+                  <Notice kind="error">Could not read what this payment holds: {read.error}</Notice>
+                ) : !funds ? (
+                  <p className="hint">Reading its balance…</p>
+                ) : (
+                  <>
+                    <p className="balance">
+                      Holds now: <strong data-testid="balance-native">{formatAmount(funds.native, 18, symbol)}</strong>
+                      {funds.tokens.map((t) => (
+                        <span key={t.info.address}>
+                          {' · '}
+                          <strong data-testid="balance-token">{formatAmount(t.balance, t.info.decimals, t.info.symbol)}</strong>
+                        </span>
+                      ))}
+                      {funds.received.length > 0 && (
+                        <span className="hint" data-testid="received">
+                          {' '}
+                          (the payment brought{' '}
+                          {funds.received
+                            .map((r) => (r.type === 'native' ? formatAmount(r.amount, 18, symbol) : ((t) => (t ? formatAmount(r.amount, t.info.decimals, t.info.symbol) : `${r.amount} of ${r.token}`))(funds.tokens.find((t) => isAddressEqual(t.info.address, r.token)))))
+                            .join(' and ')}
+                          )
+                        </span>
+                      )}
+                    </p>
+                    {funds.incomplete && (
+                      <Notice kind="error">
+                        <span data-testid="balance-incomplete">Could not read every token this address holds: {funds.incomplete}. Read again before claiming it.</span>
+                      </Notice>
+                    )}
+                    {done && runItem?.error && <p className="hint">{runItem.error}</p>}
+                  </>
+                )}
+                {canSelect && selected.has(d.id) && !oneForAll && (
+                  <div className="field">
+                    <label htmlFor={`${ids.single}-${d.id}`}>Send to</label>
+                    <input
+                      id={`${ids.single}-${d.id}`}
+                      type="text"
+                      aria-label={`Destination for ${address}`}
+                      aria-describedby={`${ids.single}-${d.id}-hint`}
+                      autoComplete="off"
+                      spellCheck={false}
+                      value={destinations[d.id] ?? ''}
+                      onChange={(e) => {
+                        setDestinations({ ...destinations, [d.id]: e.target.value });
+                        setEstimates(null);
+                      }}
+                    />
+                    <p className="hint" id={`${ids.single}-${d.id}-hint`}>
+                      A fresh address of yours (0x…), used for nothing else.
+                    </p>
+                  </div>
+                )}
+                {estimate && (
+                  <p className="hint" data-testid="claim-estimate">
+                    {'error' in estimate ? `Will fail as things stand: ${estimate.error}` : `Network fee ${estimate.bound ? 'at most' : 'exactly'} ${roundedAmount(estimate.fee, 18, symbol)}`}
+                  </p>
+                )}
+              </div>
+            ),
+          });
+        })}
+      </ul>
+
+      {selectable.length > 0 && (
+        <section className="claim-controls" aria-labelledby={`${ids.paste}-heading`}>
+          <h3 id={`${ids.paste}-heading`}>Claim</h3>
+          <p className="hint">
+            {chosen.length} of {selectable.length} payment{selectable.length === 1 ? '' : 's'} selected. Each is sent on {chainLabel(chainInfo(reader.chainId))} to its own destination, tokens first, then the{' '}
+            {symbol}, with its own key in this page: your wallet is not asked to sign.
+          </p>
+          <Notice kind="info">
+            <span data-testid="linking-notice">
+              Sending several payments to one address links them on chain: anyone can then see that they went to the same person. Use a fresh
+              address for each payment where that matters.
+            </span>
+          </Notice>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={oneForAll}
+              onChange={(e) => {
+                setOneForAll(e.target.checked);
+                setLinkingAccepted(false);
+                setEstimates(null);
+              }}
+            />{' '}
+            One destination for all
+          </label>
+          {oneForAll ? (
+            <>
+              <Notice kind="info">
+                <span data-testid="claim-linking-warning">
+                  Sending these payments to one address links them on chain: anyone can then see that they went to the same person.
+                </span>
+              </Notice>
+              <label className="check" htmlFor={ids.linking}>
+                <input id={ids.linking} type="checkbox" checked={linkingAccepted} onChange={(e) => setLinkingAccepted(e.target.checked)} /> I understand: link these payments
+              </label>
+              {linkingAccepted && (
+                <div className="field">
+                  <label htmlFor={ids.single}>Destination for all</label>
+                  <input id={ids.single} type="text" autoComplete="off" spellCheck={false} value={single} onChange={(e) => setSingle(e.target.value)} />
+                </div>
+              )}
+            </>
+          ) : (
+            <details className="more">
+              <summary>Paste several destinations</summary>
+              <div className="field">
+                <label htmlFor={ids.paste}>Fresh destinations, one per line</label>
+                <textarea id={ids.paste} rows={3} spellCheck={false} value={pasted} onChange={(e) => setPasted(e.target.value)} />
+              </div>
+              <button type="button" className="secondary small" onClick={fillPasted}>
+                Fill in the destinations
+              </button>
+            </details>
+          )}
+          <div className="row actions">
+            <button type="button" className="secondary" onClick={() => void once(review)} disabled={busy !== null}>
+              {busy === 'estimating' ? 'Estimating the fees…' : 'Review the claim'}
+            </button>
+            {estimates && (
+              <button type="button" onClick={() => void once(start)} disabled={busy !== null}>
+                {busy === 'claiming' ? 'Claiming…' : `Claim ${chosen.length} payment${chosen.length === 1 ? '' : 's'}`}
+              </button>
+            )}
+          </div>
+          {estimates && (
+            <p data-testid="claim-fee-total">
+              Network fees {anyBound ? 'at most' : 'exactly'} {roundedAmount(feeTotal, 18, symbol)} in all, paid from each payment&apos;s own {symbol}
+              {anyBound ? ' (a maximum: the chain charges what it uses)' : ''}.
+            </p>
+          )}
+        </section>
+      )}
+
       {run && (
         <div className="claim-run" data-testid="claim-run">
           <p>
-            Claim run of {new Date(run.startedAt).toLocaleString()}: {run.items.filter((i) => i.status === 'done').length} of {run.items.length} done
+            Claim of {new Date(run.startedAt).toLocaleString()}: {run.items.filter((i) => i.status === 'done').length} of {run.items.length} done
             {unfinished.some((i) => i.status === 'failed') ? `, ${unfinished.filter((i) => i.status === 'failed').length} failed` : ''}.
           </p>
           <ul className="claim-items">
-            {run.items.map((item) => (
-              <li key={item.announcementId} data-testid="claim-item" data-status={item.status}>
-                <code>{item.stealthAddress}</code> → <code>{item.destination}</code>:{' '}
-                <strong data-testid="claim-status">{{ pending: 'waiting', running: 'withdrawing…', done: 'done', failed: 'failed' }[item.status]}</strong>
-                {item.error && <span data-testid="claim-error"> — {item.error}</span>}
+            {run.items.map((runItem) => (
+              <li key={runItem.announcementId} data-testid="claim-item" data-status={runItem.status}>
+                <code>{runItem.stealthAddress}</code> → <code>{runItem.destination}</code>:{' '}
+                <strong data-testid="claim-status">{{ pending: 'waiting', running: 'claiming…', done: 'done', failed: 'failed' }[runItem.status]}</strong>
+                {runItem.error && <span data-testid="claim-error"> — {runItem.error}</span>}
                 {(history?.withdrawals ?? [])
-                  .filter((w) => w.announcementId === item.announcementId && w.hash && w.date >= run.startedAt)
+                  .filter((w) => w.announcementId === runItem.announcementId && w.hash && w.date >= run.startedAt)
                   .map((w) => (
                     <div key={w.hash}>
-                      <TxHash label={`Withdrawal (${formatAmount(BigInt(w.amount ?? '0'), w.decimals ?? 18, w.symbol ?? symbol)}, fee ${formatAmount(BigInt(w.feePaid ?? '0'), 18, symbol)})`} hash={w.hash!} explorerUrl={explorerUrl} testId="claim-tx" />
+                      <TxHash
+                        label={`Sent ${formatAmount(BigInt(w.amount ?? '0'), w.decimals ?? 18, w.symbol ?? symbol)}, fee ${roundedAmount(BigInt(w.feePaid ?? '0'), 18, symbol)}`}
+                        hash={w.hash!}
+                        explorerUrl={explorerUrl}
+                        testId="claim-tx"
+                      />
                     </div>
                   ))}
               </li>
@@ -299,128 +551,29 @@ export function ClaimAll({ discoveries, reader, extraTokens, secretKeyOf, onClai
           )}
         </div>
       )}
-      <button type="button" className="secondary" onClick={readAll} disabled={busy !== null || here.length === 0}>
-        {busy === 'reading' ? 'Reading balances…' : rows ? 'Read the balances again' : 'Find payments with a balance'}
-      </button>
-      {rows && (
-        <>
-          <ul className="claim-rows">
-            {rows.map((row) => {
-              const id = row.discovery.id;
-              const estimate = estimates?.get(id);
-              return (
-                <li key={id} data-testid="claim-row">
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={selected.has(id)}
-                      onChange={(e) => {
-                        const next = new Set(selected);
-                        if (e.target.checked) next.add(id);
-                        else next.delete(id);
-                        setSelected(next);
-                        setEstimates(null);
-                      }}
-                    />{' '}
-                    <code>{row.discovery.stealthAddress}</code>:{' '}
-                    {row.funds
-                      ? [formatAmount(row.funds.native, 18, symbol), ...row.funds.tokens.map((t) => formatAmount(t.balance, t.info.decimals, t.info.symbol))].join(' · ')
-                      : `could not read: ${row.error}`}
-                    {row.funds?.incomplete && ` (could not read every token: ${row.funds.incomplete})`}
-                  </label>
-                  {selected.has(id) && !oneForAll && (
-                    <input
-                      type="text"
-                      aria-label={`Destination for ${getAddress(row.discovery.stealthAddress)}`}
-                      placeholder="0x… a fresh address of yours"
-                      autoComplete="off"
-                      spellCheck={false}
-                      value={destinations[id] ?? ''}
-                      onChange={(e) => {
-                        setDestinations({ ...destinations, [id]: e.target.value });
-                        setEstimates(null);
-                      }}
-                    />
-                  )}
-                  {estimate && (
-                    <p className="hint" data-testid="claim-estimate">
-                      {'error' in estimate ? `Will fail as things stand: ${estimate.error}` : `Network fee ${estimate.bound ? 'at most' : 'exactly'} ${formatAmount(estimate.fee, 18, symbol)}`}
-                    </p>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-          <div className="row">
-            <button
-              type="button"
-              className="secondary small"
-              onClick={() => {
-                setSelected(new Set(rows.filter((r) => hasBalance(r.funds)).map((r) => r.discovery.id)));
-                setEstimates(null);
-              }}
-            >
-              Select all with a balance
-            </button>
-          </div>
-          {!oneForAll && (
-            <div className="field">
-              <label htmlFor={ids.paste}>Fresh destinations, one per line</label>
-              <textarea id={ids.paste} rows={3} spellCheck={false} value={pasted} onChange={(e) => setPasted(e.target.value)} />
-              <button type="button" className="secondary small" onClick={fillPasted}>
-                Fill in the destinations
-              </button>
-            </div>
-          )}
-          <label>
-            <input
-              type="checkbox"
-              checked={oneForAll}
-              onChange={(e) => {
-                setOneForAll(e.target.checked);
-                setLinkingAccepted(false);
-                setEstimates(null);
-              }}
-            />{' '}
-            One destination for all
-          </label>
-          {oneForAll && (
-            <>
-              <Notice kind="info">
-                <span data-testid="claim-linking-warning">
-                  Withdrawing several payments to one address links them on chain: anyone can then see that they went to the same person.
-                </span>
-              </Notice>
-              <label htmlFor={ids.linking}>
-                <input id={ids.linking} type="checkbox" checked={linkingAccepted} onChange={(e) => setLinkingAccepted(e.target.checked)} /> I understand: link these
-                payments
-              </label>
-              {linkingAccepted && (
-                <div className="field">
-                  <label htmlFor={ids.single}>Destination for all</label>
-                  <input id={ids.single} type="text" placeholder="0x…" autoComplete="off" spellCheck={false} value={single} onChange={(e) => setSingle(e.target.value)} />
-                </div>
-              )}
-            </>
-          )}
-          <div className="row">
-            <button type="button" className="secondary" onClick={() => void once(review)} disabled={busy !== null}>
-              {busy === 'estimating' ? 'Estimating the fees…' : 'Review the claim'}
-            </button>
-            {estimates && (
-              <button type="button" onClick={() => void once(start)} disabled={busy !== null}>
-                {busy === 'claiming' ? 'Claiming…' : `Claim ${chosen.length} payment${chosen.length === 1 ? '' : 's'}`}
-              </button>
-            )}
-          </div>
-          {estimates && (
-            <p data-testid="claim-fee-total">
-              Network fees {anyBound ? 'at most' : 'exactly'} {formatAmount(feeTotal, 18, symbol)} in all, paid from each stealth address&apos;s own {symbol}
-              {anyBound ? ' (a maximum: the chain charges what it uses)' : ''}.
-            </p>
-          )}
-        </>
-      )}
+      <div className="row">
+        <button type="button" className="secondary small" onClick={() => void readAll()} disabled={busy !== null || here.length === 0}>
+          {busy === 'reading' ? 'Reading balances…' : 'Read the balances again'}
+        </button>
+      </div>
+      <details className="more">
+        <summary>Other tokens to check</summary>
+        <div className="field">
+          <label htmlFor={ids.tokens}>Token addresses (optional)</label>
+          <input
+            id={ids.tokens}
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={tokensText}
+            onChange={(e) => setTokensText(e.target.value)}
+            aria-describedby={`${ids.tokens}-hint`}
+          />
+          <p className="hint" id={`${ids.tokens}-hint`}>
+            0x… addresses, separated by commas. The tokens a payment brought are read anyway.{badTokens > 0 ? ` ${badTokens} entry is not a token address.` : ''}
+          </p>
+        </div>
+      </details>
       {error && <Notice kind="error">{error}</Notice>}
     </div>
   );

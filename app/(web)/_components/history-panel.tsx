@@ -7,7 +7,7 @@
  * restore merges, it never replaces.
  */
 import { useId, useState } from 'react';
-import { formatAmount, noteAmountText } from '../_lib/amount';
+import { formatAmount, noteAmountText, roundedAmount } from '../_lib/amount';
 import { errorMessage } from '../_lib/error-message';
 import { feeCoinOf, historyCsv, historyJson, type History } from '../_lib/history';
 import { HISTORY_FILE_LIMIT, historyBackup, restoreHistory } from '../_lib/history-store';
@@ -78,8 +78,8 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
     <section className="panel" aria-labelledby="history-heading">
       <h2 id="history-heading">History</h2>
       <p className="hint">
-        Kept in this browser, encrypted with your keys, and never sent to the server. It ties your stealth addresses to your destinations: keep exports
-        as private as the keys.
+        Kept in this browser, encrypted with your keys, and never sent to the server. It ties the addresses you were paid at to where you sent the
+        money: keep its files as private as your keys.
       </p>
       {payments.length === 0 ? (
         <p className="hint">Nothing yet: payments appear here once a scan finds them.</p>
@@ -95,7 +95,7 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
                 <dl className="tx-list">
                   <dt>Received</dt>
                   <dd>
-                    <span data-testid="history-amount">{p.amount === null ? '—' : noteAmountText(p.amount, unit)}</span> · {new Date(p.date).toLocaleString()} ·{' '}
+                    <span data-testid="history-amount">{p.amount === null ? '—' : noteAmountText(p.amount, unit, p.asset)}</span> · {new Date(p.date).toLocaleString()} ·{' '}
                     {chainName(p.chainId)}
                   </dd>
                   <dt>Withdrawn</dt>
@@ -107,7 +107,9 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
                       : done.map((w) => noteAmountText(w.amount ?? '0', w.symbol && w.decimals !== null ? { symbol: w.symbol, decimals: w.decimals } : null)).join(' and ')}
                   </dd>
                   <dt>Fees paid</dt>
-                  <dd data-testid="history-fees">{done.length === 0 ? '—' : formatAmount(fees, 18, feeCoinOf(done))}</dd>
+                  <dd data-testid="history-fees" title={done.length === 0 ? undefined : formatAmount(fees, 18, feeCoinOf(done))}>
+                    {done.length === 0 ? '—' : roundedAmount(fees, 18, feeCoinOf(done))}
+                  </dd>
                 </dl>
                 <button type="button" className="secondary small" onClick={() => setReceiptOf(receiptOf === p.announcementId ? null : p.announcementId)}>
                   {receiptOf === p.announcementId ? 'Hide receipt' : 'Receipt'}
@@ -117,17 +119,19 @@ export function HistoryPanel({ history, chainName, explorerOf }: HistoryPanelPro
           })}
         </ul>
       )}
-      <div className="row">
-        <button type="button" className="secondary" onClick={() => download(historyJson(history), `wraith-history-${stamp}.json`, 'application/json')}>
-          Export JSON
-        </button>
-        <button type="button" className="secondary" onClick={() => download(historyCsv(history), `wraith-history-${stamp}.csv`, 'text/csv')}>
-          Export CSV
-        </button>
-        <button type="button" className="secondary" onClick={onBackup}>
-          Back up history
-        </button>
-      </div>
+      {payments.length > 0 && (
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => download(historyJson(history), `wraith-history-${stamp}.json`, 'application/json')}>
+            Export JSON
+          </button>
+          <button type="button" className="secondary" onClick={() => download(historyCsv(history), `wraith-history-${stamp}.csv`, 'text/csv')}>
+            Export CSV
+          </button>
+          <button type="button" className="secondary" onClick={onBackup}>
+            Back up history
+          </button>
+        </div>
+      )}
       <div className="field">
         <label htmlFor={restoreId}>Restore history from a file</label>
         <input id={restoreId} type="file" accept=".json,application/json" aria-describedby={`${restoreId}-hint`} onChange={(e) => onRestore(e.currentTarget)} />

@@ -49,7 +49,7 @@ type Review = {
 /** `chainId`: the chain that holds the money, where the announcement went too. */
 type Paid = PayStealthReturnType & { summary: string; chainId: number; fees: bigint | null; stealthAddress: string };
 /** Paid, but the announcement failed: the recipient cannot find the money until it is announced, on the chain that holds it. */
-type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string; chainId: number; payment: StealthPayment };
+type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; token: 'coin' | `0x${string}`; summary: string; chainId: number; payment: StealthPayment };
 
 type Balances = { coin: bigint | null; tokens: Record<string, bigint | null> };
 
@@ -167,7 +167,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
         setRound((n) => n + 1);
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
-          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: review.amount, summary: review.summary, chainId: review.chainId, payment: review.payment });
+          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: review.amount, token: review.asset.type === 'native' ? 'coin' : review.asset.token, summary: review.summary, chainId: review.chainId, payment: review.payment });
         }
         throw cause;
       }
@@ -191,7 +191,8 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
         const where = chainLabel(chainInfo(unannounced.chainId));
         throw new Error(`The payment is on ${where}, and ${connection.walletName} is on ${chainLabel(chainInfo(connection.chainId))}: switch it back to ${where} to announce it there.`);
       }
-      const note = { amount: unannounced.amount, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
+      // The note names its asset (PROTOCOL.md 8.1), as payStealth's would have.
+      const note = { amount: unannounced.amount, token: unannounced.token, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
       const announcementHash = await connection.wallet.writeContract({ account: connection.wallet.account, chain: connection.wallet.chain, ...announceParameters({ payment: unannounced.payment, note }) });
       const receipt = await connection.client.waitForTransactionReceipt({ hash: announcementHash });
       if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} failed on chain. Try again; the payment itself is safe.`);

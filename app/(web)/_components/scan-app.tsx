@@ -1,43 +1,41 @@
 'use client';
 /**
- * Scan: walk the registry with the unlocked keys in a Web Worker (registry-scan-worker.ts: the
- * SDK's `scanRegistry` over binary pages, fetched, decoded and scanned in that worker), with
- * progress, rate and time left, cancel and resume from the cursor saved in this browser. Found
- * payments are listed with their opened notes; a payment's spending key is shown only when asked
- * for. With a wallet chosen for chain reads, each payment shows its balances and a withdrawal
- * (discovery-funds.tsx), signed here with the payment's one-time key.
+ * Scan: unlocking the keys starts the scan. It walks the registry in a Web Worker
+ * (registry-scan-worker.ts: the SDK's `scanRegistry` over binary pages, fetched, decoded and
+ * scanned in that worker), with progress, rate and time left, cancel and resume from the cursor
+ * saved in this browser. Each payment found reads as what its sender's note says ("0.5 ETH",
+ * "100 TST": token-names.ts) at once, with no wallet; a total per asset sums them. A browser
+ * wallet found on the page is used, without a click, to read what each payment holds now (its
+ * connection to the chain, never this server's), and the one claim flow (claim-all.tsx) withdraws
+ * the selected payments, each signed here with its one-time key.
  */
 import { bytesToHex, createScanner, hexToBytes } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { Address } from 'viem';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { announcementPage, announcementPageBytes, registryStats } from '../_lib/api';
 import type { ChainReader } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
-import { formatCount, formatEta, formatRate, formatTime, shortHex } from '../_lib/format';
-import { noteAmountText } from '../_lib/amount';
+import { formatCount, formatEta, formatRate, shortHex } from '../_lib/format';
+import { formatAmount, noteAmountText, type AmountUnit } from '../_lib/amount';
 import { upsertPayment, type PaymentRecord } from '../_lib/history';
 import { openHistory, recordHistory, useHistory } from '../_lib/history-store';
 import type { RegistryScanEvent, RegistryScanRequest } from '../_lib/registry-scan-protocol';
 import { chainIdOf, clearScan, loadScan, saveScan, type SavedDiscovery, type SavedScan } from '../_lib/scan-state';
 import { spareRegistryScanWorker } from '../_lib/scan-worker';
 import { PAGE_SIZE, pumpRegistryPages, type RegistryPump } from '../_lib/registry-source';
+import { namedUnit, serverTokens, type ServerTokens } from '../_lib/token-names';
 import { setUnlockedKeys, useUnlockedKeys, type UnlockedKeys } from '../_lib/unlocked-keys';
-import { CopyButton } from './copy-button';
+import { DiscoveryItem } from './discovery-item';
 import { HistoryPanel } from './history-panel';
-import { TxHash } from './tx-hash';
 import { Notice } from './notice';
 import { UnlockKeys } from './unlock-keys';
 import { WalletPicker } from './wallet-picker';
 
-/** The money part (viem and the SDK's evm entry) loads only once a wallet is chosen: scanning alone does not need it. */
-const DiscoveryFunds = dynamic(() => import('./discovery-funds').then((m) => m.DiscoveryFunds), {
+/** Claiming needs the money code (viem and the SDK's evm entry): loaded once a wallet is found, not with the page. */
+const ClaimAll = dynamic(() => import('./claim-all').then((m) => m.ClaimAll), {
   ssr: false,
   loading: () => <p className="hint">Loading…</p>,
 });
-
-/** Claiming several payments at once needs the same money code: loaded with it. */
-const ClaimAll = dynamic(() => import('./claim-all').then((m) => m.ClaimAll), { ssr: false });
 
 /** Names chains for the list: viem's chain table, loaded after the page (the scan does not need it). */
 type ChainNames = typeof import('../_lib/chains');
@@ -50,6 +48,9 @@ function chainText(names: ChainNames | null, discovery: SavedDiscovery): string 
 }
 
 const KERNEL_NAMES: Record<string, string> = { wasm: 'WebAssembly SIMD', typescript: 'TypeScript', reference: 'reference' };
+
+/** How the page words a payment's amount: its unit from a chain read (the history) or from the note's asset and the lists. */
+export type AmountOf = (discovery: SavedDiscovery) => { text: string | null; unit: AmountUnit | null };
 
 export function ScanApp() {
   const keys = useUnlockedKeys();
@@ -71,31 +72,45 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   /** Spending keys of payments found in this tab, by announcement id (memory only). */
   const secrets = useRef(new Map<number, Uint8Array>());
   const controller = useRef<AbortController | null>(null);
-  const tokensId = useId();
   /** Chain reads and withdrawals go through this wallet's provider (never this server). */
   const [reader, setReader] = useState<ChainReader | null>(null);
   const [chainNames, setChainNames] = useState<ChainNames | null>(null);
+  /** The tokens the server names per chain (the same list for everyone: asking reveals nothing). */
+  const [named, setNamed] = useState<ServerTokens>(new Map());
   useEffect(() => {
     void import('../_lib/chains').then(setChainNames);
+    const abort = new AbortController();
+    void serverTokens(abort.signal).then(setNamed);
+    return () => abort.abort();
   }, []);
-  const [tokensText, setTokensText] = useState('');
-  /** Destinations withdrawn to in this tab, with the stealth address each took (to warn before linking two). */
-  const [destinations, setDestinations] = useState<ReadonlyMap<string, string>>(new Map());
-  const typedTokens = tokensText.split(/[\s,]+/).filter(Boolean);
-  // Invalid entries are counted below; the valid ones are still read.
-  const extraTokens = useMemo(() => tokensText.split(/[\s,]+/).filter((t): t is Address => /^0x[0-9a-fA-F]{40}$/.test(t)), [tokensText]);
-  const badTokens = typedTokens.length - extraTokens.length;
   const history = useHistory();
-  /** Claim runs ended in this tab: each payment's balances are read again after one. */
-  const [claims, setClaims] = useState(0);
   useEffect(() => {
     void openHistory(keys);
   }, [keys]);
-  // Every payment found goes into the history (its unit is added once a chain read names it).
+  const coinOf = useCallback((chainId: number) => (chainNames ? chainNames.chainInfo(chainId).nativeCurrency : null), [chainNames]);
+  /** The unit of a payment: named by a chain read (kept in the history), else by the note's asset and the lists. */
+  const unitOf = useCallback(
+    (d: SavedDiscovery): AmountUnit | null => {
+      const record = history?.payments.find((p) => p.announcementId === d.id);
+      if (record?.symbol && record.decimals !== null) return { symbol: record.symbol, decimals: record.decimals };
+      const chainId = chainIdOf(d);
+      return namedUnit(chainId, d.note?.asset, named, chainId === null ? null : coinOf(chainId));
+    },
+    [history, named, coinOf],
+  );
+  const amountOf: AmountOf = useCallback(
+    (d) => {
+      const unit = unitOf(d);
+      const amount = d.note?.amount ?? null;
+      return { unit, text: amount !== null ? noteAmountText(amount, unit, d.note?.asset) : d.amount || null };
+    },
+    [unitOf],
+  );
+  // Every payment found goes into the history, with its asset's name where the note and the lists give it.
   useEffect(() => {
     if (!history) return;
-    void recordHistory((h) => saved.discoveries.reduce((next, d) => upsertPayment(next, paymentRecordOf(d)), h));
-  }, [history === null, saved.discoveries]); // eslint-disable-line react-hooks/exhaustive-deps
+    void recordHistory((h) => saved.discoveries.reduce((next, d) => upsertPayment(next, paymentRecordOf(d, unitOf(d))), h));
+  }, [history === null, saved.discoveries, named, chainNames]); // eslint-disable-line react-hooks/exhaustive-deps
   const explorerOf = (chainId: number | null) => (chainId !== null && chainNames ? chainNames.chainInfo(chainId).explorerUrl : null);
   const chainName = (chainId: number | null) => (chainId === null ? '—' : chainNames ? chainNames.chainLabel(chainNames.chainInfo(chainId)) : `chain id ${chainId}`);
 
@@ -207,21 +222,15 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           setTotal((t) => Math.max(t ?? 0, current.scanned));
           setRun({ phase: 'running', scanned: event.progress.scanned, rate: event.progress.rate });
         }
-        setMessage({
-          kind: 'success',
-          text: `Scan complete: checked every announcement up to #${current.cursor}; ${found === 0 ? 'no new payments' : `${found} new payment${found === 1 ? '' : 's'}`}.`,
-        });
+        setMessage({ kind: 'success', text: `Scan complete: ${found === 0 ? 'no new payments' : `${found} new payment${found === 1 ? '' : 's'}`}.` });
       } catch (cause) {
         if (abort.signal.aborted) {
           setMessage({
             kind: 'info',
-            text:
-              current.cursor > 0
-                ? `Scan cancelled after announcement #${current.cursor}. Resume continues from there.`
-                : 'Scan cancelled before the first page finished.',
+            text: current.cursor > 0 ? 'Scan cancelled. The next scan continues from where this one stopped.' : 'Scan cancelled before anything was checked.',
           });
         } else {
-          setMessage({ kind: 'error', text: `The scan stopped: ${errorMessage(cause)} Resume continues from the last saved point.` });
+          setMessage({ kind: 'error', text: `The scan stopped: ${errorMessage(cause)} Resume continues from where it stopped.` });
         }
       } finally {
         stopPump.abort();
@@ -234,6 +243,15 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
     [keyId, keys],
   );
 
+  // Unlocking starts the scan (and so does coming back to this page with the keys unlocked): it
+  // resumes from the saved cursor, so a scan that is up to date only checks what is new.
+  const autoStarted = useRef(false);
+  useEffect(() => {
+    if (autoStarted.current) return;
+    autoStarted.current = true;
+    void start(false);
+  }, [start]);
+
   function cancel() {
     setRun({ phase: 'cancelling' });
     controller.current?.abort(new DOMException('Scan cancelled', 'AbortError'));
@@ -244,25 +262,28 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   const max = Math.max(total ?? 0, done);
   const left = Math.max(0, max - done);
   const rate = run.phase === 'running' ? run.rate : 0;
+  const evm = saved.discoveries.filter((d) => d.chain !== 'sui');
+  const secretKeyOf = (d: SavedDiscovery) => spendingKeyOf(keys, d, secrets.current.get(d.id));
+  const itemOf = (d: SavedDiscovery, extra: { done?: boolean; lead?: ReactNode; children?: ReactNode } = {}) => (
+    <DiscoveryItem
+      key={d.id}
+      discovery={d}
+      amountText={amountOf(d).text}
+      chainText={chainText(chainNames, d)}
+      explorerUrl={explorerOf(chainIdOf(d))}
+      secretKey={() => secretKeyOf(d)}
+      {...extra}
+    />
+  );
 
   return (
     <>
       <section className="panel" aria-labelledby="scan-heading">
-        <h2 id="scan-heading">Scan the registry</h2>
-        <p className="hint">
-          Keys <code>{shortHex(keyId)}</code>. Announcements are downloaded in pages and checked in a Web Worker on this
-          device
-          {kernel && (
-            <span data-testid="scan-kernel">
-              {' '}
-              with the {KERNEL_NAMES[kernel] ?? kernel} kernel
-            </span>
-          )}
-          .
-        </p>
+        <h2 id="scan-heading">Find your payments</h2>
+        <p className="hint">Every payment announced to anyone is checked on this device, to find the ones meant for you. Nothing about which ones are yours leaves this browser.</p>
         <dl className="stats">
           <div className="stat">
-            <dt>In the registry</dt>
+            <dt>Payments announced</dt>
             <dd data-testid="registry-total">{total === null ? '…' : formatCount(max)}</dd>
           </div>
           <div className="stat">
@@ -270,7 +291,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
             <dd data-testid="scanned-count">{formatCount(done)}</dd>
           </div>
           <div className="stat">
-            <dt>Payments found</dt>
+            <dt>Yours</dt>
             <dd data-testid="found-count">{formatCount(saved.discoveries.length)}</dd>
           </div>
         </dl>
@@ -278,9 +299,9 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           Scan progress
         </label>
         <progress id="scan-progress" max={max || 1} value={Math.min(done, max || 1)} />
-        <p className="progress-text" aria-live="polite" data-testid="progress-text">
+        <p className="progress-text" aria-live="polite" data-testid="progress-text" data-cursor={saved.cursor}>
           {run.phase === 'starting'
-            ? 'Starting the scan worker…'
+            ? 'Starting the scan…'
             : run.phase === 'cancelling'
               ? 'Cancelling…'
               : run.phase === 'running'
@@ -288,7 +309,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                 : left === 0 && done > 0
                   ? 'Up to date.'
                   : done > 0
-                    ? `Stopped after announcement #${saved.cursor}: ${formatCount(left)} left to check.`
+                    ? `Stopped part way: ${formatCount(left)} left to check.`
                     : 'Not scanned yet.'}
         </p>
         <div className="row">
@@ -306,17 +327,27 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
                   Scan again from the start
                 </button>
               )}
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => setUnlockedKeys(null)}
-              >
+              <button type="button" className="secondary" onClick={() => setUnlockedKeys(null)}>
                 Lock keys
               </button>
             </>
           )}
         </div>
         {message && <Notice kind={message.kind}>{message.text}</Notice>}
+        <details className="more">
+          <summary>Technical details</summary>
+          <p className="hint">
+            Keys <code>{shortHex(keyId)}</code>. The registry&apos;s announcements are downloaded in pages of {formatCount(PAGE_SIZE)} and checked
+            with the viewing key in a Web Worker
+            {kernel && (
+              <span data-testid="scan-kernel">
+                {' '}
+                with the {KERNEL_NAMES[kernel] ?? kernel} kernel
+              </span>
+            )}
+            . Checked up to registry entry #{saved.cursor}.
+          </p>
+        </details>
       </section>
 
       <section className="panel" aria-labelledby="found-heading">
@@ -325,68 +356,27 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           <p className="hint">No payments found yet.</p>
         ) : (
           <>
+            <Totals discoveries={saved.discoveries} amountOf={amountOf} />
             <div className="funds-controls">
-              <h3>Balances and withdrawals</h3>
+              <WalletPicker mode="read" auto connection={reader} onConnected={setReader} />
               <p className="hint">
-                Balances are read, and withdrawals sent, through a wallet&apos;s connection to the chain, never through this server (it must
-                not learn which addresses are yours). The wallet&apos;s own account is not used: each withdrawal is signed in this page with
-                that payment&apos;s one-time key. Each payment is read and withdrawn on its own chain: for one on another chain than the
-                wallet&apos;s, the wallet is asked to switch first.
+                {reader
+                  ? 'Balances are read through your wallet, never through this server. Your wallet is not asked to sign anything: each payment is moved with its own key, in this page.'
+                  : 'With a browser wallet, this page reads what each payment holds now and lets you claim it. Reading asks the wallet for nothing; this server never learns which addresses are yours.'}
               </p>
-              <WalletPicker mode="read" connection={reader} onConnected={setReader} />
-              {reader && (
-                <div className="field">
-                  <label htmlFor={tokensId}>Other tokens to check (optional)</label>
-                  <input
-                    id={tokensId}
-                    type="text"
-                    placeholder="0x… token addresses, separated by commas"
-                    autoComplete="off"
-                    spellCheck={false}
-                    value={tokensText}
-                    onChange={(e) => setTokensText(e.target.value)}
-                    aria-describedby={`${tokensId}-hint`}
-                  />
-                  <p className="hint" id={`${tokensId}-hint`}>
-                    Tokens a payment&apos;s own transaction shows are read anyway.{badTokens > 0 ? ` ${badTokens} entry is not a token address.` : ''}
-                  </p>
-                </div>
-              )}
-              <Notice kind="info">
-                <span data-testid="linking-notice">
-                  Withdrawing several of these addresses to one destination links them on chain: anyone can then see that those payments
-                  went to the same person. Use a fresh destination for each payment where that matters.
-                </span>
-              </Notice>
             </div>
-            {reader && (
+            {reader && evm.length > 0 ? (
               <ClaimAll
                 discoveries={saved.discoveries}
                 reader={reader}
-                extraTokens={extraTokens}
-                secretKeyOf={(d) => spendingKeyOf(keys, d, secrets.current.get(d.id))}
-                onClaimed={() => setClaims((n) => n + 1)}
+                onReaderChange={setReader}
+                secretKeyOf={secretKeyOf}
+                amountOf={amountOf}
+                item={itemOf}
               />
+            ) : (
+              <ul className="discoveries">{saved.discoveries.map((d) => itemOf(d))}</ul>
             )}
-            <ul className="discoveries">
-              {saved.discoveries.map((d) => (
-                <DiscoveryItem
-                  key={d.id}
-                  discovery={d}
-                  keys={keys}
-                  known={secrets.current.get(d.id)}
-                  reader={reader}
-                  onReaderChange={setReader}
-                  chainText={chainText(chainNames, d)}
-                  record={history?.payments.find((p) => p.announcementId === d.id)}
-                  explorerUrl={explorerOf(chainIdOf(d))}
-                  claims={claims}
-                  extraTokens={extraTokens}
-                  destinations={destinations}
-                  onWithdrawn={(to) => setDestinations((current) => new Map(current).set(to, d.stealthAddress))}
-                />
-              ))}
-            </ul>
           </>
         )}
       </section>
@@ -395,17 +385,48 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
   );
 }
 
-/** What the history keeps of a saved discovery (its unit stays unknown until a chain read names it). */
-function paymentRecordOf(d: SavedDiscovery): PaymentRecord {
+/** What arrived, per asset, as the senders' notes say: "0.75 ETH · 100 TST". */
+function Totals({ discoveries, amountOf }: { discoveries: readonly SavedDiscovery[]; amountOf: AmountOf }) {
+  const sums = new Map<string, { unit: AmountUnit; value: bigint }>();
+  let unnamed = 0;
+  for (const d of discoveries) {
+    const { unit } = amountOf(d);
+    const amount = d.note?.amount;
+    if (!amount || !/^\d+$/.test(amount)) continue; // no note: the sender's own words, shown as they are
+    if (!unit) {
+      unnamed += 1;
+      continue;
+    }
+    const key = `${unit.symbol}/${unit.decimals}`;
+    const sum = sums.get(key) ?? { unit, value: 0n };
+    sums.set(key, { unit, value: sum.value + BigInt(amount) });
+  }
+  if (sums.size === 0) return null;
+  return (
+    <p className="totals" data-testid="totals">
+      Received in all:{' '}
+      {[...sums.values()].map(({ unit, value }, i) => (
+        <span key={`${unit.symbol}/${unit.decimals}`}>
+          {i > 0 && ' · '}
+          <strong data-testid="total">{formatAmount(value, unit.decimals, unit.symbol)}</strong>
+        </span>
+      ))}
+      {unnamed > 0 && <span className="hint"> (and {unnamed} payment{unnamed === 1 ? '' : 's'} whose asset is not known yet)</span>}
+    </p>
+  );
+}
+
+/** What the history keeps of a saved discovery: its unit where the note and the lists name it, else once a chain read does. */
+function paymentRecordOf(d: SavedDiscovery, unit: AmountUnit | null): PaymentRecord {
   return {
     announcementId: d.id,
     chainId: chainIdOf(d),
     stealthAddress: d.stealthAddress,
     date: new Date(d.timestamp * 1000).toISOString(),
     amount: d.note?.amount ?? null,
-    asset: null,
-    symbol: null,
-    decimals: null,
+    asset: unit ? (d.note?.asset ?? null) : null,
+    symbol: unit?.symbol ?? null,
+    decimals: unit?.decimals ?? null,
     paymentTx: d.note?.txHash ?? null,
     announcementTx: d.txHash,
   };
@@ -432,141 +453,4 @@ async function spendingKeyOf(keys: UnlockedKeys, discovery: SavedDiscovery, know
   const [found] = createScanner(keys, { kernel: 'typescript' }).scan([announcement]).discoveries;
   if (!found?.stealthSecretKey) throw new Error('This announcement is not for these keys.');
   return found.stealthSecretKey;
-}
-
-type DiscoveryItemProps = {
-  discovery: SavedDiscovery;
-  keys: UnlockedKeys;
-  known: Uint8Array | undefined;
-  reader: ChainReader | null;
-  /** The wallet was switched to another chain (or found on one): its new connection. */
-  onReaderChange: (reader: ChainReader) => void;
-  /** The payment's chain, as shown. */
-  chainText: string;
-  /** The history's record of this payment: the note's unit once a chain read named it. */
-  record: PaymentRecord | undefined;
-  explorerUrl: string | null;
-  /** Bumped when a claim run ends: read the balances again. */
-  claims: number;
-  extraTokens: readonly Address[];
-  destinations: ReadonlyMap<string, string>;
-  onWithdrawn: (to: Address) => void;
-};
-
-function DiscoveryItem({ discovery, keys, known, reader, onReaderChange, chainText, record, explorerUrl, claims, extraTokens, destinations, onWithdrawn }: DiscoveryItemProps) {
-  const [secret, setSecret] = useState<string | null>(null);
-  const [baseUnits, setBaseUnits] = useState(false);
-  const noteAmount = discovery.note?.amount ?? null;
-  const unit = record?.symbol && record.decimals !== null ? { symbol: record.symbol, decimals: record.decimals } : null;
-  const announcementTx = discovery.txHash && discovery.txHash !== discovery.note?.txHash ? discovery.txHash : null;
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function reveal() {
-    setBusy(true);
-    setError(null);
-    try {
-      setSecret(`0x${bytesToHex(await spendingKeyOf(keys, discovery, known))}`);
-    } catch (cause) {
-      setError(errorMessage(cause));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <li className="discovery" data-testid="discovery">
-      <dl>
-        <dt>EVM address</dt>
-        <dd>
-          <code data-testid="discovery-address">{discovery.stealthAddress}</code> <CopyButton value={discovery.stealthAddress} label="EVM address" />
-        </dd>
-        <dt>Sui address</dt>
-        <dd>
-          <code data-testid="discovery-sui-address">{discovery.stealthSuiAddress}</code>
-        </dd>
-        <dt>Amount</dt>
-        <dd>
-          {noteAmount !== null ? (
-            <>
-              <span data-testid="note-amount">{noteAmountText(noteAmount, unit)}</span>
-              {unit === null && <span className="hint"> (its unit shows once the balances are read through a wallet)</span>}{' '}
-              {baseUnits && (
-                <>
-                  · <code data-testid="note-amount-base">{noteAmount}</code> base units{' '}
-                </>
-              )}
-              {unit && (
-                <button type="button" className="secondary small" onClick={() => setBaseUnits(!baseUnits)}>
-                  {baseUnits ? 'Hide base units' : 'Show base units'}
-                </button>
-              )}
-            </>
-          ) : (
-            discovery.amount || '—'
-          )}
-        </dd>
-        <dt>Chain</dt>
-        <dd data-testid="discovery-chain">{chainText}</dd>
-        <dt>Time</dt>
-        <dd>{formatTime(discovery.timestamp)}</dd>
-        <dt>Transactions</dt>
-        <dd data-testid="discovery-note">
-          {discovery.note?.txHash && (
-            <div>
-              <TxHash label="Payment" hash={discovery.note.txHash} explorerUrl={explorerUrl} testId="note-tx" />
-            </div>
-          )}
-          {announcementTx && (
-            <div>
-              <TxHash label="Announcement" hash={announcementTx} explorerUrl={explorerUrl} testId="announcement-tx" />
-            </div>
-          )}
-          {discovery.txHash && !announcementTx && !discovery.note?.txHash && (
-            <div>
-              <TxHash label="Payment (as the sender announced it)" hash={discovery.txHash} explorerUrl={explorerUrl} />
-            </div>
-          )}
-          <div>
-            Announcement #{discovery.id}
-            {discovery.note?.chainId ? <> · the note names chain id {discovery.note.chainId}</> : null}
-            {!discovery.note && ' · no note from the sender'}
-          </div>
-        </dd>
-      </dl>
-      {reader && discovery.chain !== 'sui' && (
-        <DiscoveryFunds
-          discovery={discovery}
-          chainId={chainIdOf(discovery)}
-          reader={reader}
-          onReaderChange={onReaderChange}
-          extraTokens={extraTokens}
-          secretKey={() => spendingKeyOf(keys, discovery, known)}
-          refresh={claims}
-          destinations={destinations}
-          onWithdrawn={onWithdrawn}
-        />
-      )}
-      {secret ? (
-        <div className="secret">
-          <p>
-            <strong>Spending key</strong> — anyone who sees it can take these funds. Import it into a wallet only when you
-            spend.
-          </p>
-          <code data-testid="spending-key">{secret}</code>
-          <div className="row">
-            <CopyButton value={secret} label="spending key" />
-            <button type="button" className="secondary small" onClick={() => setSecret(null)}>
-              Hide key
-            </button>
-          </div>
-        </div>
-      ) : (
-        <button type="button" className="secondary small" onClick={reveal} disabled={busy}>
-          {busy ? 'Deriving…' : 'Reveal spending key'}
-        </button>
-      )}
-      {error && <Notice kind="error">{error}</Notice>}
-    </li>
-  );
 }

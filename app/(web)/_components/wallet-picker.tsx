@@ -4,7 +4,7 @@
  * each. To sign (Send) the wallet is asked for an account; to read (Scan) only its chain is
  * used, so the recipient's wallet account is never tied to the stealth addresses it reads.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ChainReader, ChainWallet } from '../_lib/chain-clients';
 import { watchWallets, type DiscoveredWallet } from '../_lib/eip6963';
 import { errorMessage } from '../_lib/error-message';
@@ -13,7 +13,13 @@ import { Notice } from './notice';
 
 type Props =
   | { mode: 'sign'; connection: ChainWallet | null; onConnected: (connection: ChainWallet | null) => void }
-  | { mode: 'read'; connection: ChainReader | null; onConnected: (connection: ChainReader | null) => void };
+  | {
+      mode: 'read';
+      connection: ChainReader | null;
+      onConnected: (connection: ChainReader | null) => void;
+      /** Read through the first wallet found, without a click (reading asks the wallet for nothing: no account, no prompt). Once per page. */
+      auto?: boolean;
+    };
 
 /** A connection of the kind `mode` asks for, on the chain the wallet is on now; viem loads with the first one, not with the page. */
 async function connectionOf(mode: Props['mode'], wallet: DiscoveredWallet): Promise<ChainReader> {
@@ -34,6 +40,15 @@ export function WalletPicker(props: Props) {
     setWallets([]);
     return watchWallets(setWallets);
   }, []);
+
+  const autoRead = props.mode === 'read' && props.auto === true;
+  const autoTried = useRef(false);
+  useEffect(() => {
+    const first = wallets?.[0];
+    if (!autoRead || autoTried.current || !first || props.connection) return;
+    autoTried.current = true;
+    void connect(first);
+  }, [autoRead, wallets, props.connection]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A wallet that moves to another chain (EIP-1193 `chainChanged`) is connected again on that
   // chain: a connection is bound to the chain it was made on (chain-clients.ts), and the page

@@ -34,14 +34,23 @@ export function roundAmount(value: bigint, decimals: number, symbol: string, { u
   return `${formatUnits(kept, keep)} ${symbol}`;
 }
 
+/** {@link roundAmount} rounded up: a fee or an amount never shown below what it may be. */
+export function roundedAmount(value: bigint, decimals: number, symbol: string): string {
+  return roundAmount(value, decimals, symbol, { up: true });
+}
+
 /** The unit a payment's amount is counted in: the chain's coin, or an ERC-20 token. */
 export type AmountUnit = { symbol: string; decimals: number };
 
 /**
- * A note's amount (PROTOCOL.md section 8: base units, as a decimal string) for people: "0.5 ETH",
- * "100 TST" once its unit is known; until then the base units, said to be base units.
+ * A note's amount (PROTOCOL.md section 8: the asset's smallest units, as a decimal string) for
+ * people: "0.5 ETH", "100 TST" once its unit is known. Until then: of a token the note names but
+ * no list does, the amount and the token's address (`token`); of a note that names no asset
+ * (version 0), the number and that the asset shows once read.
  */
-export function noteAmountText(baseUnits: string, unit: AmountUnit | null): string {
+export function noteAmountText(baseUnits: string, unit: AmountUnit | null, token?: string | null): string {
   if (!/^\d+$/.test(baseUnits)) return baseUnits;
-  return unit ? formatAmount(BigInt(baseUnits), unit.decimals, unit.symbol) : `${baseUnits} base units`;
+  if (unit) return formatAmount(BigInt(baseUnits), unit.decimals, unit.symbol);
+  if (token && token !== 'native') return `${baseUnits} units of the token ${token}`;
+  return `${baseUnits} (in the smallest units of an asset shown once its balance is read)`;
 }

@@ -67,7 +67,7 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
           timestamp: a.timestamp,
           ephemeralKey: bytesToHex(a.ephemeralKey),
           viewTag: a.viewTag,
-          note: d.note ? { amount: d.note.amount?.toString() ?? null, txHash: d.note.txHash, chainId: d.note.chainId?.toString() ?? null } : null,
+          note: d.note ? { amount: d.note.amount?.toString() ?? null, txHash: d.note.txHash, chainId: d.note.chainId?.toString() ?? null, ...noteAsset(d.note) } : null,
         };
       });
       scope.postMessage({
@@ -94,6 +94,19 @@ async function run(keys: Extract<RegistryScanRequest, { type: 'start' }>['keys']
 function rowChainId(row: object): number | null {
   const id = (row as { chainId?: unknown }).chainId;
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+const ZERO_ADDRESS = /^0x0{40}$/i;
+
+/**
+ * The asset a version-1 note names (PROTOCOL.md 8.1: 20 zero bytes for the coin, else the token's
+ * address), read by shape: a version-0 note (or an SDK that does not open version 1) names none.
+ */
+function noteAsset(note: object): { asset?: string } {
+  const { token, version } = note as { token?: unknown; version?: unknown };
+  if (token === null && version === 1) return { asset: 'native' };
+  if (typeof token !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(token)) return {};
+  return { asset: ZERO_ADDRESS.test(token) ? 'native' : token };
 }
 
 /** The note's chain id (PROTOCOL.md section 8, a u64), where it fits a JavaScript number. */

@@ -8,9 +8,11 @@
 
 /**
  * The note the sender sealed for the recipient (PROTOCOL.md section 8), opened by the scan:
- * amounts as decimal strings of base units (JSON has no bigint).
+ * amounts as decimal strings of base units (JSON has no bigint). `asset`: what a version-1 note
+ * names (8.1), `native` for the chain's coin or the token's address; absent for a note that names
+ * none (version 0, and scans saved before).
  */
-export type SavedNote = { amount: string | null; txHash: string | null; chainId: string | null };
+export type SavedNote = { amount: string | null; txHash: string | null; chainId: string | null; asset?: string };
 
 /** A payment found by a scan (public fields only). */
 export type SavedDiscovery = {

@@ -10,8 +10,3 @@ import type { EstimateWithdrawalReturnType } from '@wraith-pq/sdk/evm';
 export function feeIsBound(estimate: Pick<EstimateWithdrawalReturnType, 'feeKind'>): boolean {
   return estimate.feeKind === 'maximum';
 }
-
-/** "exactly" or "at most": how a fee bound reads before signing. */
-export function feeKindWord(estimate: Pick<EstimateWithdrawalReturnType, 'feeKind'>): 'exactly' | 'at most' {
-  return feeIsBound(estimate) ? 'at most' : 'exactly';
-}

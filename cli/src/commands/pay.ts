@@ -5,14 +5,16 @@
  *   --announce none   (default) print the stealth address and what to send; `--save f` keeps
  *                     the payment so it can be announced once the transfer is made.
  *   --announce api    publish the announcement to the server's registry, naming the transfer's
- *                     `--tx-hash`, with a note sealed for the recipient (amount, tx, chain id).
+ *                     `--tx-hash`, with a note sealed for the recipient (amount, tx, chain id,
+ *                     and the asset when `--token <address|coin>` names it, PROTOCOL.md 8.1).
  *   --announce chain  with `--amount`: send the amount from WRAITH_PRIVATE_KEY to the stealth
  *                     address and announce it on the ERC-5564 Announcer (`payStealth`); with
  *                     `--token t` the amount is of that ERC-20, sent with a gas top-up in the
  *                     coin (default: the SDK's `estimateGasTopUp`) so the recipient can withdraw
  *                     it; the payer's token and coin balances are checked before anything is
- *                     signed (src/payer-funds.ts). With `--payment f` (already paid): the
- *                     announcement alone.
+ *                     signed (src/payer-funds.ts); the note names the asset paid. With
+ *                     `--payment f` (already paid): the announcement alone, its note naming
+ *                     the asset given by `--token <address|coin>`.
  *
  * Every payment is kept (its file, with the shared secret, owner-only; `--save f` or
  * `wraith-payment-<address>.json` here) before an address that can receive money is printed or
@@ -44,7 +46,7 @@ import { registryFlags, REGISTRY_OPTIONS } from '../registry-flags.js';
 import { readPrivateKey } from '../secrets.js';
 
 export const USAGE =
-  'wraith pay (<name|0x address|meta-address|CID|payment link> | --payment <file>) [--fingerprint <XXXX-XXXX-XXXX-XXXX> [--yes]] [--scheme 3|1000] [--registry <address>] [--ens-resolver <address>] [--amount <0.5 | 0.5ether | 100wei> [--base-units]] [--token <address> [--gas-top-up <amount>]] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--dry-run] [--json]';
+  'wraith pay (<name|0x address|meta-address|CID|payment link> | --payment <file>) [--fingerprint <XXXX-XXXX-XXXX-XXXX> [--yes]] [--scheme 3|1000] [--registry <address>] [--ens-resolver <address>] [--amount <0.5 | 0.5ether | 100wei> [--base-units]] [--token <address|coin> [--gas-top-up <amount>]] [--announce none|api|chain] [--tx-hash <0x…>] [--api <url>] [--rpc <url>] [--chain-id <n>] [--chain <label>] [--save <file>] [--dry-run] [--json]';
 
 const OPTIONS = {
   api: { type: 'string' },
@@ -89,11 +91,15 @@ export async function payCommand(argv: string[]): Promise<void> {
   const chainId = bigintFlag(values['chain-id'], 'chain-id', USAGE);
   const txHash = txHashFlag(values['tx-hash']);
   const gasTopUp = values['gas-top-up'] === undefined ? undefined : parseAmount(values['gas-top-up'], NATIVE_UNIT, { flag: '--gas-top-up', baseUnits: values['base-units'] === true });
+  // --token pays that ERC-20 (--announce chain with a recipient); in an announcement of a payment
+  // made elsewhere (--announce api, --payment) it names the asset in the note (PROTOCOL.md 8.1).
   let token: Address | undefined;
+  let noteToken: Address | 'coin' | undefined;
   if (values.token !== undefined) {
-    if (!isAddress(values.token, { strict: false })) throw new UsageError('--token must be the ERC-20 contract\'s address (0x + 40 hex)', `usage: ${USAGE}`);
-    token = getAddress(values.token);
-    if (announce !== 'chain' || values.payment !== undefined) throw new UsageError('--token pays an ERC-20 with --announce chain (and a recipient, not --payment)', `usage: ${USAGE}`);
+    if (values.token !== 'coin' && !isAddress(values.token, { strict: false })) throw new UsageError('--token must be the ERC-20 contract\'s address (0x + 40 hex), or coin', `usage: ${USAGE}`);
+    noteToken = values.token === 'coin' ? 'coin' : getAddress(values.token);
+    if (announce === 'none') throw new UsageError('--token goes with --announce chain (it pays that ERC-20) or names the asset paid in the note of --announce api / --payment', `usage: ${USAGE}`);
+    if (announce === 'chain' && values.payment === undefined && noteToken !== 'coin') token = noteToken;
   }
   if (gasTopUp !== undefined && token === undefined) throw new UsageError('--gas-top-up goes with --token (a coin payment needs no top-up)', `usage: ${USAGE}`);
   const client = apiClient(values.api, USAGE);
@@ -192,7 +198,7 @@ export async function payCommand(argv: string[]): Promise<void> {
   }
 
   if (announce === 'api') {
-    const note: PaymentNoteInput = { txHash: txHash!, ...(amount === undefined ? {} : { amount }), ...(chainId === undefined ? {} : { chainId }) };
+    const note: PaymentNoteInput = { txHash: txHash!, ...(amount === undefined ? {} : { amount }), ...(chainId === undefined ? {} : { chainId }), ...(noteToken === undefined ? {} : { token: noteToken }) };
     const published = await requireApi(client, '--announce api', USAGE).publishAnnouncement(
       announcementForPayment(payment, {
         txHash: txHash!,
@@ -230,7 +236,7 @@ export async function payCommand(argv: string[]): Promise<void> {
     info(`payment kept in ${kept}; if the announcement fails: wraith pay --payment ${kept} --announce chain --rpc <url>`);
     ({ paymentHash, topUpHash, announcementHash } = await payStealth({ wallet, client: chainClient, payment, asset, signWith }));
   } else {
-    const note: PaymentNoteInput = { chainId: chainId ?? BigInt(chain.id), ...(txHash === undefined ? {} : { txHash }), ...(amount === undefined ? {} : { amount }) };
+    const note: PaymentNoteInput = { chainId: chainId ?? BigInt(chain.id), ...(txHash === undefined ? {} : { txHash }), ...(amount === undefined ? {} : { amount }), ...(noteToken === undefined ? {} : { token: noteToken }) };
     announcementHash = await wallet.writeContract({ account: wallet.account, chain, ...announceParameters({ payment, note }) });
     const receipt = await chainClient.waitForTransactionReceipt({ hash: announcementHash });
     if (receipt.status !== 'success') throw new CliError('TX_REVERTED', `the announcement transaction ${announcementHash} reverted`, 'check that the ERC-5564 Announcer exists on this chain');

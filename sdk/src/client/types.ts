@@ -104,7 +104,7 @@ export type AnnouncementJson = {
   chain: string | null;
   /** The one-time address the announcement names (EIP-55): chain events and scheme-3 publishes. */
   stealth_address: string | null;
-  /** Hex of what follows the view tag: the 92-byte sealed note (PROTOCOL.md section 8) for scheme 1000, any bytes for scheme 3; or null. */
+  /** Hex of what follows the view tag: the sealed note (PROTOCOL.md section 8: 92 bytes, or 112 naming its asset, 8.1) for scheme 1000, any bytes for scheme 3; or null. */
   metadata: string | null;
   /** Chain events: block and log index; null for HTTP publishes. */
   block_number: number | null;
@@ -116,8 +116,12 @@ export type AnnouncementJson = {
   chain_id: number | null;
 };
 
-/** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
-export type OpenedNoteJson = { tx_hash: string | null; amount: string | null; chain_id: string | null };
+/**
+ * A sealed note opened by the server's scan: decimal strings, null for absent fields. `token` is
+ * the asset the sender names (PROTOCOL.md 8.1): `'coin'`, a token's EIP-55 address, or null when
+ * the note does not say (version 0). Servers older than it leave it out.
+ */
+export type OpenedNoteJson = { tx_hash: string | null; amount: string | null; chain_id: string | null; token: string | null };
 
 // --- stealth ------------------------------------------------------------------------------
 
@@ -128,8 +132,11 @@ export type CreateStealthPaymentParameters = {
   scheme_id?: 1000 | 3;
   /** Accepted by the API for compatibility and ignored. */
   channel_id?: string | null;
-  /** A note sealed for the recipient into the returned `metadata` (PROTOCOL.md section 8). */
-  note?: { tx_hash?: HexInput | null; amount?: string | number | null; chain_id?: string | number | null } | null;
+  /**
+   * A note sealed for the recipient into the returned `metadata` (PROTOCOL.md section 8). With
+   * `token` (`'coin'` or the token contract's address) it is the note that names its asset (8.1).
+   */
+  note?: { tx_hash?: HexInput | null; amount?: string | number | null; chain_id?: string | number | null; token?: 'coin' | HexInput | null } | null;
 };
 
 export type CreateStealthPaymentReturnType = {
@@ -149,7 +156,7 @@ export type CreateStealthPaymentReturnType = {
    * Its `stealth_address` is null under scheme 1000 (the registry takes it from the chain).
    */
   announcement: AnnouncementJson;
-  /** ERC-5564 metadata to announce on chain: view tag + sealed note (93 bytes, hex). */
+  /** ERC-5564 metadata to announce on chain: view tag + sealed note (113 bytes with a `note.token`, else 93; hex). */
   metadata: string;
 };
 
@@ -231,8 +238,9 @@ export type PublishAnnouncementParameters = {
   /** Scheme 3 (required there): the announced one-time address the recipient's scan decides on. */
   stealth_address?: string | null;
   /**
-   * Scheme 1000: the ERC-5564 metadata (93 bytes: view tag + sealed note) or the 92-byte sealed
-   * note. Scheme 3: what follows the view tag (the 92-byte sealed note, or 56 bytes of token metadata).
+   * Scheme 1000: the ERC-5564 metadata (view tag + sealed note: 93 bytes, or 113 for the note that
+   * names its asset) or the sealed note alone (92 or 112 bytes). Scheme 3: what follows the view
+   * tag (a sealed note of 92 or 112 bytes, or 56 bytes of token metadata).
    */
   metadata?: HexInput | null;
 };

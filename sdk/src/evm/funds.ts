@@ -62,7 +62,11 @@ export type PayStealthParameters = {
   /** From `createStealthPayment(recipientMetaAddress)`. */
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & { schemeId?: StealthPayment['schemeId'] };
   asset: PaymentAsset;
-  /** Sealed into the announcement for the recipient alone (default: the amount, the payment's tx hash and the chain id). */
+  /**
+   * Sealed into the announcement for the recipient alone. Default: the note that names its asset
+   * (PROTOCOL.md 8.1): the amount, the asset (`'coin'` or the token), the payment's tx hash and
+   * the chain id.
+   */
   note?: PaymentNoteInput;
   announcer?: Address;
   /** Default: the payment's scheme (`announceParameters`). */
@@ -156,7 +160,7 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     if (gasTopUp > 0n) {
       topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp, ...(await pinned(signWith?.gas.topUp)) }), 'gas top-up');
     }
-    const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
+    const note = parameters.note ?? { amount, token: asset.type === 'erc20' ? asset.token : 'coin', txHash: paymentHash, chainId };
     const announcementHash = await mined(
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }), ...(await pinned(signWith?.gas.announcement)) }),
       'announcement',
@@ -302,7 +306,7 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     token = parseAddress(asset.token, 'asset.token');
     if (asset.gasTopUp !== undefined && (typeof asset.gasTopUp !== 'bigint' || asset.gasTopUp < 0n)) throw new InvalidArgumentError('asset.gasTopUp', 'must be a bigint of 0 or more (wei)');
   } else throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
-  const announce = announceParameters({ payment, note: { amount, txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
+  const announce = announceParameters({ payment, note: { amount, token: token ?? 'coin', txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
   const [coinBalance, tokenBalance, announceGas, coinTransferGas] = await Promise.all([
     client.getBalance({ address: from }),
     token === null ? null : client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
