@@ -271,9 +271,11 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
             ))}
           </div>
         </details>
-        <button type="button" onClick={startAgain}>
-          Make another payment
-        </button>
+        <div className="row paid-actions">
+          <button type="button" onClick={startAgain}>
+            Make another payment
+          </button>
+        </div>
       </div>
     );
   }
