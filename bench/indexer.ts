@@ -24,7 +24,7 @@ import type { ChainConfig } from '../lib/config.ts';
 import { createPostgresStore } from '../lib/registry/postgres.ts';
 import { createSqliteStore } from '../lib/registry/sqlite.ts';
 import type { RegistryStore } from '../lib/registry/store.ts';
-import { startAnnouncerChain, type AnnouncerChain } from '../tests/helpers/announcer-chain.ts';
+import { anvilChainConfig, startAnnouncerChain, type AnnouncerChain } from '../tests/helpers/announcer-chain.ts';
 import { compileContracts } from '../tests/helpers/anvil.ts';
 import { POSTGRES_BIN, startPostgres } from '../tests/helpers/postgres.ts';
 import { temporaryDirectory } from '../tests/helpers/server.ts';
@@ -72,18 +72,7 @@ async function rawFetch(rpcUrl: string, head: number, range: number, expected: n
 
 /** The indexer settings of one benchmark chain. */
 function benchChain(rpcUrl: string, name: string, range: number): ChainConfig {
-  return {
-    rpcUrl,
-    name,
-    announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
-    schemeId: 1000n,
-    schemeIds: [1000n, 3n],
-    startBlock: 0,
-    confirmations: 0,
-    pollMs: 20,
-    maxBlockRange: range,
-    leaseMs: 60_000,
-  };
+  return anvilChainConfig(rpcUrl, { name, pollMs: 20, maxBlockRange: range, leaseMs: 60_000 });
 }
 
 /** A fresh registry indexed from block 0 to each chain's head, all chains at once; returns events/s in total. */

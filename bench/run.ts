@@ -10,6 +10,7 @@ import { benchIndexer } from './indexer.ts';
 import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
 import { benchScanPage } from './scan-page.ts';
+import { benchPayGas } from './pay-gas.ts';
 import { benchPageDecode, benchScheme3, benchSdk } from './sdk.ts';
 import { benchStream } from './stream.ts';
 
@@ -27,6 +28,8 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   browser: async () => [...(await benchBrowser()), ...(await benchScanPage())],
   load: benchLoad,
   indexer: benchIndexer,
+  // Issue 30: one payment through WraithPay against separate transactions, in gas.
+  'pay-gas': benchPayGas,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);

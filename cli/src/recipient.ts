@@ -35,7 +35,9 @@ import { CliError, noteApiBaseUrl, UsageError } from './errors.js';
 export function apiClient(flag: string | undefined, usage: string): WraithClient | undefined {
   const given = urlFlag(flag, process.env.WRAITH_API_URL, 'api', 'WRAITH_API_URL', usage);
   if (given === undefined) return undefined;
-  const url = given.replace(/\/api\/v1$/i, '');
+  // fetch refuses a URL with credentials, and an error would print them: the key goes in WRAITH_API_KEY.
+  if (/^https?:\/\/[^/?#]*@/i.test(given)) throw new UsageError('--api must not carry a user name or password', 'set the server\'s API key in WRAITH_API_KEY instead');
+  const url = given.replace(/\/api\/v1\/?(?=$|[?#])/i, '');
   noteApiBaseUrl(url);
   const apiKey = process.env.WRAITH_API_KEY;
   return createClient({ baseUrl: url, ...(apiKey ? { apiKey } : {}) });

@@ -26,5 +26,6 @@ export function redactUrl(url: string): string {
 
 /** `text` with every http(s) URL in it redacted. */
 export function redactUrls(text: string): string {
-  return text.replace(/https?:\/\/[^\s"'<>()]+/gi, (url) => redactUrl(url));
+  // "…" ends a URL: it is what a redacted one already shows for a key.
+  return text.replace(/https?:\/\/[^\s"'<>()…]+/gi, (url) => redactUrl(url));
 }

@@ -51,6 +51,7 @@ describe('withdrawals priced for Arbitrum (msw answers shaped like Arbitrum One)
       amount: balance - fee,
       fee,
       feeKind: 'maximum',
+      pricedAt: 'today',
       l1Fee: 0n,
       // The chain charges at least 21,000 gas at its minimum gas price; everything above that may stay.
       maxRemainder: fee - 21_000n * MINIMUM_GAS_PRICE,
@@ -63,7 +64,7 @@ describe('withdrawals priced for Arbitrum (msw answers shaped like Arbitrum One)
     expect(estimate.params[0]).toMatchObject({ from: stealth, to, value: `0x${balance.toString(16)}` });
 
     const out = await withdrawNative({ client, stealthSecretKey: key, to });
-    expect(out).toMatchObject(shown);
+    expect(out).toMatchObject({ ...shown, pricedAt: 'signing' });
     // What was signed: exactly the plan, for Arbitrum One, from the stealth address.
     expect(rpc.sent).toHaveLength(1);
     const raw = rpc.sent[0] as TransactionSerializedEIP1559;

@@ -9,14 +9,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStealthPayment, generateKeys, type PaymentNoteInput } from '@wraith-pq/sdk';
-import { ANNOUNCER_ADDRESS, fetchAnnouncements } from '@wraith-pq/sdk/evm';
+import { fetchAnnouncements } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../../lib/config.ts';
 import { startIndexer, type Indexer } from '../../lib/chain/indexer.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
 import { createPostgresStore } from '../../lib/registry/postgres.ts';
 import { IndexerLeaseLostError, type CommitResult, type RegistryStore, type StoredAnnouncement } from '../../lib/registry/store.ts';
 import { createChainClients, type ChainClients } from '../../lib/chain/rpc.ts';
-import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
+import { anvilChainConfig, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
 import { describeWithPostgres } from '../helpers/postgres.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
@@ -37,19 +37,7 @@ afterEach(async () => {
 });
 
 function chainConfig(overrides: Partial<ChainConfig> = {}): ChainConfig {
-  return {
-    rpcUrl: chain.rpcUrl,
-    name: 'anvil',
-    announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
-    schemeId: 1000n,
-    schemeIds: [1000n, 3n],
-    startBlock: 0,
-    confirmations: 0,
-    pollMs: 50,
-    maxBlockRange: 3,
-    leaseMs: 2_000,
-    ...overrides,
-  };
+  return anvilChainConfig(chain.rpcUrl, overrides);
 }
 
 async function sqliteStore(): Promise<{ url: string; store: RegistryStore }> {

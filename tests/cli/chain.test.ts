@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress, parseEther, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, openKeys } from '@wraith-pq/sdk';
+import { bytesToHex, metaAddressFingerprint, openKeys } from '@wraith-pq/sdk';
 import { DEV_KEYS, startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
@@ -39,7 +39,7 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
   let firstPayment: { stealth_address: string; payment_tx: Hex; announcement_tx: Hex };
 
   it('pays the stealth address from WRAITH_PRIVATE_KEY and announces it on the Announcer', async () => {
-    const run = await cli(['pay', metaAddress, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', parseEther('0.25').toString(), '--json'], { WRAITH_PRIVATE_KEY: SENDER_KEY });
+    const run = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '0.25', '--json'], { WRAITH_PRIVATE_KEY: SENDER_KEY });
     expect(run.code, run.stderr).toBe(0);
     firstPayment = jsonLines(run.stdout)[0] as typeof firstPayment;
     expect(firstPayment).toMatchObject({ announce: 'chain', chain_id: 31337, amount: parseEther('0.25').toString() });
@@ -73,12 +73,12 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
   });
 
   it('a payment funded elsewhere and announced from a saved file is found by the resumed scan only', async () => {
-    const saved = await cli(['pay', metaAddress, '--save', 'p2.json', '--amount', '777']);
+    const saved = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--save', 'p2.json', '--amount', '777wei']);
     expect(saved.code).toBe(0);
     const stealth = /stealth address \(EVM\): (0x[0-9a-fA-F]{40})/.exec(saved.stdout)![1]!;
     const transfer = await chain.wallets[2]!.sendTransaction({ to: getAddress(stealth), value: 777n });
     await chain.publicClient.waitForTransactionReceipt({ hash: transfer });
-    const announced = await cli(['pay', '--payment', 'p2.json', '--announce', 'chain', '--tx-hash', transfer, '--amount', '777', '--token', 'coin', '--rpc', chain.rpcUrl], { WRAITH_PRIVATE_KEY: SENDER_KEY });
+    const announced = await cli(['pay', '--payment', 'p2.json', '--announce', 'chain', '--tx-hash', transfer, '--amount', '777wei', '--token', 'coin', '--rpc', chain.rpcUrl], { WRAITH_PRIVATE_KEY: SENDER_KEY });
     expect(announced.code, announced.stderr).toBe(0);
     expect(announced.stdout).toMatch(/^stealth address \(EVM\): 0x[0-9a-fA-F]{40}\nstealth address \(Sui\): 0x[0-9a-f]{64}\nannounced: 0x[0-9a-f]{64} \(chain 31337\)\n$/);
 

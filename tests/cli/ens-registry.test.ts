@@ -56,12 +56,12 @@ describe('a .eth name resolved through the RPC, then the ERC-6538 registry', () 
     expect(resolved.code, resolved.stderr).toBe(0);
     expect(jsonLines(resolved.stdout)[0]).toMatchObject({ name: 'dave.eth', registrant: DAVE, scheme_id: 3, meta_address: erc8441 });
 
-    const paid = await cli(['pay', 'dave.eth', ...ensFlags, '--amount', '1000']);
+    const paid = await cli(['pay', 'dave.eth', ...ensFlags, '--amount', '1000wei']);
     expect(paid.code, paid.stderr).toBe(0);
     expect(paid.stdout.split('\n')[0]).toBe(`scheme: scheme 3 (ERC-8441, hybrid ML-KEM + ECDH), for the recipient's 1250-byte meta-address registered by ${DAVE} in the ERC-6538 registry`);
     expect(paid.stdout).toMatch(/^stealth address \(EVM\): 0x[0-9a-fA-F]{40}$/m);
 
-    const nobody = await cli(['pay', 'nobody.eth', ...ensFlags, '--amount', '1000']);
+    const nobody = await cli(['pay', 'nobody.eth', ...ensFlags, '--amount', '1000wei']);
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toMatch(new RegExp(`^wraith: NOT_REGISTERED: nobody\\.eth \\(${EMPTY}\\) has no meta-address in the ERC-6538 registry`));
     // Without --ens-resolver on a chain other than mainnet, the CLI says where ENS is missing.

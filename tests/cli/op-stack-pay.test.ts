@@ -11,6 +11,7 @@
 import { getAddress, parseEther, parseGwei, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metaAddressFingerprint } from '@wraith-pq/sdk';
 import { chargedBy, opNodeOrSkip, startOpNode, type OpNode } from '../helpers/op-node.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 import { jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
@@ -41,7 +42,7 @@ afterAll(async () => {
 });
 
 const setBalance = (wei: bigint) => node.rpc('hardhat_setBalance', [PAYER, `0x${wei.toString(16)}`]);
-const pay = () => cli(['pay', metaAddress, '--announce', 'chain', '--rpc', node.rpcUrl, '--amount', AMOUNT.toString(), '--json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+const pay = () => cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'chain', '--rpc', node.rpcUrl, '--amount', `${AMOUNT}wei`, '--json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
 const eth = (text: string) => parseEther(text);
 
 describe.runIf(run)('wraith pay on an OP Stack chain', () => {

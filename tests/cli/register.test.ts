@@ -145,7 +145,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
   const paid: { stealth_address: string; scheme_id: number }[] = [];
 
   it('pay <0x address> reads the registry and pays with scheme 3, saying so; --scheme 1000 pays the same recipient with scheme 1000; tokens go with a top-up', async () => {
-    const pay = (args: string[]) => cli(['pay', BOB, '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+    const pay = (args: string[]) => cli(['pay', BOB, '--base-units', '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     const coin = await pay(['--amount', parseEther('0.3').toString()]);
     expect(coin.code, coin.stderr).toBe(0);
     const first = jsonLines(coin.stdout)[0]!;
@@ -162,7 +162,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     expect(BigInt(second.gas_top_up)).toBeGreaterThan(0n);
 
     // In text: the scheme is the first thing said.
-    const legacy = await cli(['pay', BOB, '--announce', 'chain', '--rpc', chain.rpcUrl, '--scheme', '1000', '--amount', parseEther('0.1').toString(), '--save', 'legacy.json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+    const legacy = await cli(['pay', BOB, '--announce', 'chain', '--rpc', chain.rpcUrl, '--scheme', '1000', '--amount', '0.1', '--save', 'legacy.json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(legacy.code, legacy.stderr).toBe(0);
     expect(legacy.stdout.split('\n')[0]).toBe(`scheme: scheme 1000 (Wraith), for the recipient's 1250-byte meta-address registered by ${BOB} in the ERC-6538 registry`);
     const third = { stealth_address: /^stealth address \(EVM\): (0x[0-9a-fA-F]{40})$/m.exec(legacy.stdout)![1]!, scheme_id: 1000 };
@@ -174,7 +174,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     const payer = privateKeyToAccount(PAYER_KEY).address;
     const nonce = await nonceOf(payer);
     const nobody = fresh();
-    const unregistered = await cli(['pay', nobody, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+    const unregistered = await cli(['pay', nobody, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000wei'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(unregistered.code).toBe(1);
     expect(unregistered.stderr).toMatch(ERROR_LINE);
     expect(unregistered.stderr).toMatch(new RegExp(`^wraith: NOT_REGISTERED: ${nobody} has no meta-address in the ERC-6538 registry on this chain .* — ask the recipient to run \`wraith register\``));
@@ -182,10 +182,10 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     const checksummed = getAddress(nobody);
     const flip = checksummed.slice(2).search(/[a-fA-F]/) + 2;
     const typo = checksummed.slice(0, flip) + (checksummed[flip] === checksummed[flip]!.toLowerCase() ? checksummed[flip]!.toUpperCase() : checksummed[flip]!.toLowerCase()) + checksummed.slice(flip + 1);
-    const mistyped = await cli(['pay', typo, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+    const mistyped = await cli(['pay', typo, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000wei'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(mistyped.code).toBe(1);
     expect(mistyped.stderr).toMatch(/^wraith: INVALID_ADDRESS: .* fails its EIP-55 checksum/);
-    const noRpc = await cli(['pay', nobody, '--amount', '1000']);
+    const noRpc = await cli(['pay', nobody, '--amount', '1000wei']);
     expect(noRpc.code).toBe(2);
     expect(noRpc.stderr).toMatch(/^wraith: USAGE: paying a plain address needs --rpc <url>/);
 
@@ -197,7 +197,7 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     expect(cleared.code, cleared.stderr).toBe(0);
     expect(cleared.stdout).toMatch(new RegExp(`^cleared: ${CAROL} scheme 3 in 0x`));
     expect(await registered(CAROL, 3)).toBeNull();
-    const toCarol = await cli(['pay', CAROL, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
+    const toCarol = await cli(['pay', CAROL, '--announce', 'chain', '--rpc', chain.rpcUrl, '--amount', '1000wei'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(toCarol.stderr).toMatch(/^wraith: NOT_REGISTERED: /);
     expect(await nonceOf(payer)).toBe(nonce);
   }, 120_000);

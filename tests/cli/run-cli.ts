@@ -62,3 +62,29 @@ export function recordingCli(cwd: string, env: Record<string, string>): { cli: (
   };
   return { cli, runs };
 }
+
+/**
+ * `wraith ...args` on a pseudo-terminal (`script`, util-linux), as an interactive shell runs it,
+ * typing `answer` at the first `[y/N] ` question; stdout and stderr arrive mixed, as on a screen.
+ */
+export function runOnTerminal(args: string[], answer: string, options: { env?: Record<string, string>; cwd?: string } = {}): Promise<{ code: number | null; output: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WRAITH_'))) as NodeJS.ProcessEnv;
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', quoted, '/dev/null'], { cwd: options.cwd ?? PROJECT_DIR, env: { ...base, ...options.env } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let answered = false;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (!answered && output.includes('[y/N] ')) {
+      answered = true;
+      child.stdin.write(`${answer}\r`);
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    }),
+  );
+}

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, createClient, createStealthPayment, generateKeys, openKeys, announcementForPayment } from '@wraith-pq/sdk';
+import { bytesToHex, createClient, createStealthPayment, generateKeys, metaAddressFingerprint, openKeys, announcementForPayment } from '@wraith-pq/sdk';
 import { startEnsChain, type EnsChain } from '../helpers/ens-anvil.ts';
 import { startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
@@ -85,7 +85,7 @@ describe('wraith pay and wraith scan through the API', () => {
   const cursorFile = () => join(dir.path, 'cursor.json');
 
   it('pay to a name prints the stealth addresses; --save then --payment announces it with a note', async () => {
-    const created = await cli(['pay', 'alice-cli.eth', '--api', server.url, '--amount', '1500', '--save', 'p1.json', '--json']);
+    const created = await cli(['pay', 'alice-cli.eth', '--api', server.url, '--amount', '1500wei', '--save', 'p1.json', '--json']);
     expect(created.code).toBe(0);
     first = jsonLines(created.stdout)[0] as typeof first;
     expect(first).toMatchObject({ recipient: 'alice-cli.eth', announce: 'none', amount: '1500', saved: 'p1.json' });
@@ -93,7 +93,7 @@ describe('wraith pay and wraith scan through the API', () => {
     expect(first.stealth_sui_address).toMatch(/^0x[0-9a-f]{64}$/);
     expect(created.stderr).toContain(`Send 1500 (base units) to one of the addresses above`);
 
-    const announced = await cli(['pay', '--payment', 'p1.json', '--announce', 'api', '--tx-hash', txHash(1), '--amount', '1500', '--chain-id', '1', '--api', server.url]);
+    const announced = await cli(['pay', '--payment', 'p1.json', '--announce', 'api', '--tx-hash', txHash(1), '--amount', '1500wei', '--chain-id', '1', '--api', server.url]);
     expect(announced.code).toBe(0);
     expect(announced.stdout).toMatch(new RegExp(`^stealth address \\(EVM\\): ${first.stealth_address}\\nstealth address \\(Sui\\): ${first.stealth_sui_address}\\nannounced: registry id \\d+\\n$`));
   });
@@ -120,7 +120,7 @@ describe('wraith pay and wraith scan through the API', () => {
   });
 
   it('a payment straight to the meta-address, announced in one step, is what a resumed scan finds', async () => {
-    const paid = await cli(['pay', metaAddress, '--announce', 'api', '--tx-hash', txHash(3), '--api', server.url, '--json']);
+    const paid = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'api', '--tx-hash', txHash(3), '--api', server.url, '--json']);
     expect(paid.code).toBe(0);
     second = jsonLines(paid.stdout)[0] as typeof second;
     const resumed = await cli(['scan', '--keystore', keystore, '--api', server.url, '--cursor-file', cursorFile()]);
@@ -137,7 +137,7 @@ describe('wraith pay and wraith scan through the API', () => {
     const shown = await cli(['keys', 'show', '--keystore', keystore, '--scheme', '3']);
     expect(shown.code).toBe(0);
     const erc8441MetaAddress = shown.stdout.trim();
-    const paid = await cli(['pay', erc8441MetaAddress, '--announce', 'api', '--tx-hash', txHash(4), '--amount', '2500', '--chain-id', '1', '--api', server.url, '--json']);
+    const paid = await cli(['pay', erc8441MetaAddress, '--fingerprint', metaAddressFingerprint(erc8441MetaAddress), '--announce', 'api', '--tx-hash', txHash(4), '--amount', '2500wei', '--chain-id', '1', '--api', server.url, '--json']);
     expect(paid.code).toBe(0);
     const payment = jsonLines(paid.stdout).find((l) => l.stealth_address !== undefined) as { stealth_address: string; scheme_id: number };
     expect(payment.scheme_id).toBe(3);
@@ -166,7 +166,7 @@ describe('wraith pay and wraith scan through the API', () => {
     const noTx = await cli(['pay', metaAddress, '--announce', 'api', '--api', server.url]);
     expect(noTx.code).toBe(2);
     expect(noTx.stderr).toMatch(/^wraith: USAGE: --announce api needs --tx-hash/);
-    const duplicate = await cli(['pay', metaAddress, '--announce', 'api', '--tx-hash', txHash(3), '--api', server.url]);
+    const duplicate = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'api', '--tx-hash', txHash(3), '--api', server.url]);
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/^wraith: DUPLICATE_ANNOUNCEMENT: .*\(HTTP 409\) — /);
     for (const run of [badMeta, unknown, noTx, duplicate]) expect(run.stderr).toMatch(ERROR_LINE);

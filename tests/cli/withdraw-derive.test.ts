@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { erc20Abi, getAddress, parseEther, type Address } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metaAddressFingerprint } from '@wraith-pq/sdk';
 import { DEV_KEYS, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const metaAddress = created.stdout.trim();
   // Coin, tokens without gas (their withdrawal fails until gas is sent), coin.
   for (const args of [['--amount', parseEther('0.2').toString()], ['--token', token, '--amount', '7000', '--gas-top-up', '0'], ['--amount', parseEther('0.1').toString()]]) {
-    const run = await cli(['pay', metaAddress, '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
+    const run = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--base-units', '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
     expect(run.code, run.stderr).toBe(0);
     paid.push(jsonLines(run.stdout)[0]!.stealth_address);
   }

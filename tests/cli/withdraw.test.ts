@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { erc20Abi, getAddress, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, openKeys, scanRegistry } from '@wraith-pq/sdk';
+import { bytesToHex, metaAddressFingerprint, openKeys, scanRegistry } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { DEV_KEYS, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
@@ -74,7 +74,7 @@ afterAll(async () => {
 
 describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
   const paid: { stealth_address: string; payment_tx: Hash; top_up_tx: Hash | null; gas_top_up?: string }[] = [];
-  const pay = (args: string[], key = PAYER_KEY) => cli(['pay', metaAddress, '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: key });
+  const pay = (args: string[], key = PAYER_KEY) => cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--base-units', '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: key });
 
   it('pay --token sends 100 TST with the default gas top-up and announces it; coin and a top-up of 0 pay too', async () => {
     const tokens = await pay(['--token', token, '--amount', HUNDRED.toString()]);

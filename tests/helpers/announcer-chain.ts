@@ -36,6 +36,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { PaymentNoteInput, StealthPayment } from '@wraith-pq/sdk';
 import { ANNOUNCER_ADDRESS, announceParameters } from '@wraith-pq/sdk/evm';
+import type { ChainConfig } from '../../lib/config.ts';
 import { compileContracts, startAnvil, type Artifact } from './anvil.ts';
 
 const SOURCES = new URL('../fixtures/erc5564/', import.meta.url);
@@ -109,6 +110,23 @@ export type AnnouncerChain = {
   rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   stop(): Promise<void>;
 };
+
+/** The indexer's settings for an anvil chain (the canonical Announcer, schemes 1000 and 3, from block 0, no confirmations). */
+export function anvilChainConfig(rpcUrl: string, overrides: Partial<ChainConfig> = {}): ChainConfig {
+  return {
+    rpcUrl,
+    name: 'anvil',
+    announcer: ANNOUNCER_ADDRESS.toLowerCase() as `0x${string}`,
+    schemeId: 1000n,
+    schemeIds: [1000n, 3n],
+    startBlock: 0,
+    confirmations: 0,
+    pollMs: 50,
+    maxBlockRange: 3,
+    leaseMs: 2_000,
+    ...overrides,
+  };
+}
 
 /** Compile every contract of tests/fixtures/erc5564 (once per process). */
 export function compileAnnouncerContracts(): Record<string, Artifact> {

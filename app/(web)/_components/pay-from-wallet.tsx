@@ -162,7 +162,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
       afterWallet = true;
       try {
         const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment: review.payment, asset: review.asset, signWith: review.signWith });
-        setPaid({ ...result, summary: review.summary, chainId: review.chainId, stealthAddress: review.payment.stealthAddress, fees: await feesOf(connection, [result.paymentHash, result.topUpHash, result.announcementHash]) });
+        setPaid({ ...result, summary: review.summary, chainId: review.chainId, stealthAddress: review.payment.stealthAddress, fees: await feesOf(connection, result.hashes) });
         setReview(null);
         setRound((n) => n + 1);
       } catch (cause) {
@@ -200,6 +200,9 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
         paymentHash: unannounced.paymentHash,
         topUpHash: unannounced.topUpHash,
         announcementHash,
+        approvalHash: null,
+        via: 'transactions',
+        hashes: [unannounced.paymentHash, ...(unannounced.topUpHash ? [unannounced.topUpHash] : []), announcementHash],
         summary: unannounced.summary,
         chainId: unannounced.chainId,
         stealthAddress: unannounced.payment.stealthAddress,

@@ -176,7 +176,7 @@ export async function scanCommand(argv: string[]): Promise<void> {
     }
   } catch (error) {
     // A server that cannot be scanned is not the only way: the Announcer's logs are on chain.
-    if (client !== undefined && !(error instanceof CliError)) throw withHint(error, 'or scan the chain itself, through your own node: wraith scan --keystore <file> --rpc <url>');
+    if (client !== undefined && !(error instanceof CliError)) throw withHint(error, 'check --api and that the server is running, or scan the chain itself through your own node: wraith scan --keystore <file> --rpc <url>');
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);

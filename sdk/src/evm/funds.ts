@@ -1,6 +1,7 @@
 /**
- * Money through stealth addresses on an EVM chain: paying one (native coin or ERC-20, then the
- * ERC-5564 announcement with a sealed note), reading what discovered addresses hold, and
+ * Money through stealth addresses on an EVM chain: paying one (native coin or ERC-20 and the
+ * ERC-5564 announcement with a sealed note, in one transaction through WraithPay where it is
+ * deployed, else as separate transactions), reading what discovered addresses hold, and
  * withdrawing it signed with the one-time key `p` alone, with no relayer.
  *
  * Privacy: read balances and send withdrawals through the recipient's own wallet provider or an
@@ -32,12 +33,15 @@ import { InvalidArgumentError, WraithError } from '../errors.ts';
 import type { PaymentNoteInput } from '../note.ts';
 import type { StealthPayment } from '../payment.ts';
 import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
+import { payNativeCall, payTokenCall, wraithPayDeployed } from './wraith-pay.ts';
+import { coinRefused, contractNativeSteps, contractTokenSteps, payThroughContract, refusalOrThrow, withMargin, type PaymentRoute, type PaymentStep } from './wraith-pay-route.ts';
 import type { ChainFeeModel } from './fee-model.ts';
 import { estimateGasTopUp, planWithdrawal, priceTransactions, TRANSFER_GAS, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
 import { isRevert } from './viem-errors.ts';
 
-export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
+export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type PricedAt, type WithdrawalPrice } from './withdrawal-plan.ts';
 export type { ChainFeeModel } from './fee-model.ts';
+export type { PaymentRoute } from './wraith-pay-route.ts';
 
 /** What a payment sends: the chain's native coin, or an ERC-20 token (amounts in base units). */
 export type PaymentAsset =
@@ -64,15 +68,16 @@ export type PayStealthParameters = {
   asset: PaymentAsset;
   /**
    * Sealed into the announcement for the recipient alone. Default: the note that names its asset
-   * (PROTOCOL.md 8.1): the amount, the asset (`'coin'` or the token), the payment's tx hash and
-   * the chain id.
+   * (PROTOCOL.md 8.1): the amount, the asset (`'coin'` or the token) and the chain id, and with
+   * separate transactions the transfer's hash (through WraithPay the payment is the announcing
+   * transaction itself, which the note then leaves out: PROTOCOL.md section 8).
    */
   note?: PaymentNoteInput;
   announcer?: Address;
   /** Default: the payment's scheme (`announceParameters`). */
   schemeId?: bigint;
   /**
-   * The price and gas limits to sign with: {@link estimatePayment}'s `signWith`, so a payer it found
+   * The route, price and gas limits to sign with: {@link estimatePayment}'s `signWith`, so a payer it found
    * covered is not asked for more. Default: the wallet chooses. Should the chain's price have risen
    * above the pinned cap by the time a transaction is signed (a slow confirmation, a busy chain),
    * that one is signed at the wallet's price instead: a cap under the base fee would never be mined.
@@ -83,28 +88,45 @@ export type PayStealthParameters = {
 /** The price a payment's transactions are signed with: EIP-1559 fields, or a legacy gas price. */
 export type PaymentFees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; gasPrice?: never } | { gasPrice: bigint; maxFeePerGas?: never; maxPriorityFeePerGas?: never };
 
-/** What {@link payStealth} signs a payment's transactions with: one price, and each one's gas limit. */
+/** What {@link payStealth} signs a payment's transactions with: the route, one price, and each one's gas limit. */
 export type PaymentSigning = {
   fees: PaymentFees;
-  /** Gas limits: the transfer, the top-up (null when none is sent), the announcement. */
-  gas: { payment: bigint; topUp: bigint | null; announcement: bigint };
+  /** `contract`: through WraithPay; `transactions`: separate transfer, top-up and announcement. Default `transactions`. */
+  via?: PaymentRoute;
+  /**
+   * Gas limits. Separate transactions: the transfer, the top-up (null when none is sent), the
+   * announcement. Through WraithPay: `payment` is the one that pays and announces (`topUp` and
+   * `announcement` null), `approval` the token approval before it (null when none is needed).
+   */
+  gas: { payment: bigint; topUp: bigint | null; announcement: bigint | null; approval?: bigint | null };
 };
 
 export type PayStealthReturnType = {
-  /** The transfer (native value or ERC-20 `transfer`). */
+  /** The transaction that moved the money (native value, ERC-20 `transfer`, or WraithPay's call). */
   paymentHash: Hash;
-  /** The native top-up of a token payment (null for a native payment, or a token payment with `gasTopUp: 0n`). */
+  /** The native top-up of a token payment sent on its own (null for a native payment, a token payment with `gasTopUp: 0n`, or through WraithPay, which forwards it with the payment). */
   topUpHash: Hash | null;
-  /** The `announce` call. */
+  /** The transaction that announced it: through WraithPay, the same as `paymentHash`. */
   announcementHash: Hash;
+  /** The token approval to WraithPay, when the allowance was short (in a wallet's atomic batch, the batch's transaction); else null. */
+  approvalHash: Hash | null;
+  via: PaymentRoute;
+  /** Every distinct transaction the payer signed, in order: sum their fees, not the three fields above. */
+  hashes: Hash[];
 };
 
 /**
- * Pay a stealth address and announce it: the transfer, mined, then the announcement with a note
- * sealed for the recipient (amount, the transfer's hash, chain id). Two wallet confirmations;
- * a token payment adds a third, the native gas top-up (by default priced from the chain by
- * {@link estimateGasTopUp} before anything is sent; wallets with batched calls (EIP-5792) are not
- * used yet). Each transaction is awaited until mined; a reverted one throws.
+ * Pay a stealth address and announce it, with a note sealed for the recipient (amount, chain id).
+ * A token payment carries a native gas top-up for the recipient's withdrawal (by default priced
+ * from the chain by {@link estimateGasTopUp} before anything is sent).
+ *
+ * Where WraithPay is deployed ({@link WRAITH_PAY_ADDRESS}, the same on every chain) and the
+ * announcer is the canonical one, the payment and its announcement are one transaction: a coin
+ * payment is ONE wallet confirmation; a token payment one, or two when the payer's allowance to
+ * WraithPay is short (`approve` of exactly the amount, then the payment), and one again when the
+ * wallet offers atomic batches (EIP-5792 `wallet_sendCalls`, which the wallet then prices).
+ * Elsewhere: the transfer, mined, then the announcement (two confirmations; a token payment's
+ * top-up a third). Each transaction is awaited until mined; a reverted one throws.
  *
  * @example
  * import { createPublicClient, createWalletClient, custom, http, parseEther } from 'viem';
@@ -119,8 +141,9 @@ export type PayStealthReturnType = {
  * const { paymentHash, announcementHash } = await payStealth({ wallet, client, payment, asset: { type: 'native', value: parseEther('0.5') } });
  */
 export async function payStealth(parameters: PayStealthParameters): Promise<PayStealthReturnType> {
-  const { wallet, client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
+  const { wallet, client, payment, asset, schemeId } = parameters;
   if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
+  const announcer = parseAddress(parameters.announcer ?? ANNOUNCER_ADDRESS, 'announcer');
   const signWith = parameters.signWith === undefined ? null : checkedSigning(parameters.signWith);
   /** The pinned price and `gas` for one transaction, or nothing (the wallet's own) once the chain's price passed the pin. */
   const pinned = async (gas: bigint | null | undefined): Promise<object> => {
@@ -135,6 +158,39 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
     return hash;
   };
+  const via: PaymentRoute = signWith?.via ?? (announcer === ANNOUNCER_ADDRESS && (await wraithPayDeployed(client)) ? 'contract' : 'transactions');
+  if (via === 'contract') {
+    if (announcer !== ANNOUNCER_ADDRESS) throw new InvalidArgumentError('announcer', 'WraithPay announces on the canonical Announcer only: estimate again with this announcer');
+    let amount: bigint;
+    let call: ReturnType<typeof payNativeCall>;
+    let approval: { token: Address; amount: bigint } | null = null;
+    const announceArgs = (value: bigint) =>
+      announceParameters({ payment, note: parameters.note ?? { amount: value, token: asset?.type === 'erc20' ? asset.token : 'coin', chainId }, announcer, ...(schemeId === undefined ? {} : { schemeId }) }).args;
+    if (asset?.type === 'native') {
+      amount = positive(asset.value, 'asset.value');
+      call = payNativeCall(amount, announceArgs(amount));
+    } else if (asset?.type === 'erc20') {
+      amount = positive(asset.amount, 'asset.amount');
+      const token = parseAddress(asset.token, 'asset.token');
+      const gasTopUp = asset.gasTopUp ?? (await estimateGasTopUp({ client, token, amount, from: wallet.account.address, to })).topUp;
+      call = payTokenCall(token, amount, gasTopUp, announceArgs(amount));
+      approval = { token, amount };
+    } else {
+      throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
+    }
+    const send = async (transaction: { to: Address; value: bigint; data: Hex }, kind: 'approval' | 'payment') => {
+      const gas = kind === 'approval' ? signWith?.gas.approval : signWith?.gas.payment;
+      // Unestimated, a wallet may sign a payment that reverts (code at the one-time address refusing
+      // coin) and charge its fee: tried first, as estimatePayment would have.
+      if (kind === 'payment' && signWith === null) await client.call({ account: wallet.account.address, ...transaction }).catch(refusalOrThrow(to));
+      const hash = await wallet
+        .sendTransaction({ account: wallet.account, chain: wallet.chain, ...transaction, ...(await pinned(gas)) })
+        .catch(refusalOrThrow(to));
+      return mined(hash, kind === 'approval' ? 'token approval' : 'payment');
+    };
+    const paid = await payThroughContract(wallet, client, call, approval, send);
+    return { paymentHash: paid.paymentHash, topUpHash: null, announcementHash: paid.paymentHash, approvalHash: paid.approvalHash, via, hashes: paid.hashes };
+  }
   let paymentHash: Hash;
   let topUpHash: Hash | null = null;
   let amount: bigint;
@@ -165,7 +221,7 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }), ...(await pinned(signWith?.gas.announcement)) }),
       'announcement',
     );
-    return { paymentHash, topUpHash, announcementHash };
+    return { paymentHash, topUpHash, announcementHash, approvalHash: null, via, hashes: [paymentHash, ...(topUpHash === null ? [] : [topUpHash]), announcementHash] };
   } catch (cause) {
     throw new PaymentNotAnnouncedError(paymentHash, topUpHash, cause);
   }
@@ -199,10 +255,19 @@ function checkedSigning(signWith: PaymentSigning): PaymentSigning {
   if (!(eip1559 || legacy) || fields.some(([, v]) => typeof v !== 'bigint' || v < 0n)) {
     throw new InvalidArgumentError('signWith.fees', 'must be { maxFeePerGas, maxPriorityFeePerGas } or { gasPrice }, bigints in wei (estimatePayment returns them)');
   }
-  const gas: unknown = signWith.gas;
+  const via: unknown = signWith.via ?? 'transactions';
+  if (via !== 'contract' && via !== 'transactions') throw new InvalidArgumentError('signWith.via', "must be 'contract' or 'transactions', as estimatePayment returns it");
+  const gas = signWith.gas as Partial<PaymentSigning['gas']> | null | undefined;
   const limit = (v: unknown) => typeof v === 'bigint' && v > 0n;
-  if (typeof gas !== 'object' || gas === null || !limit((gas as PaymentSigning['gas']).payment) || !limit((gas as PaymentSigning['gas']).announcement) || !((gas as PaymentSigning['gas']).topUp === null || limit((gas as PaymentSigning['gas']).topUp))) {
-    throw new InvalidArgumentError('signWith.gas', 'must be { payment, topUp, announcement }: positive bigints (topUp may be null), as estimatePayment returns them');
+  const limitOrNull = (v: unknown) => v === null || v === undefined || limit(v);
+  const valid =
+    typeof gas === 'object' &&
+    gas !== null &&
+    limit(gas.payment) &&
+    limitOrNull(gas.approval) &&
+    (via === 'contract' ? gas.announcement === null && gas.topUp === null : limit(gas.announcement) && limitOrNull(gas.topUp));
+  if (!valid) {
+    throw new InvalidArgumentError('signWith.gas', 'must be { payment, topUp, announcement, approval }: positive bigints or null, as estimatePayment returns them');
   }
   return signWith;
 }
@@ -223,12 +288,6 @@ function positive(value: unknown, path: string): bigint {
 
 /** When the node will not estimate the announcement: more than any scheme's announcement with its note costs. */
 const ANNOUNCE_GAS_FALLBACK = 200_000n;
-/**
- * Room above a gas estimate in the bound (percent): the wallet estimates again when it signs, with
- * the real note (other zero bytes in the calldata) and a chain a block or two on.
- */
-const GAS_ESTIMATE_MARGIN_PERCENT = 10n;
-const withMargin = (gas: bigint) => gas + (gas * GAS_ESTIMATE_MARGIN_PERCENT + 99n) / 100n;
 /** The note is sealed, so any hash prices the announcement's calldata as the real one will. */
 const PLACEHOLDER_HASH: Hash = `0x${'ff'.repeat(32)}`;
 
@@ -295,7 +354,8 @@ export type EstimatePaymentReturnType = ({ short: null | 'coin' } & PaymentPrice
  */
 export async function estimatePayment(parameters: EstimatePaymentParameters): Promise<EstimatePaymentReturnType> {
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
-  const { client, payment, asset, announcer = ANNOUNCER_ADDRESS, schemeId } = parameters;
+  const { client, payment, asset, schemeId } = parameters;
+  const announcer = parseAddress(parameters.announcer ?? ANNOUNCER_ADDRESS, 'announcer');
   const from = parseAddress(parameters.from, 'from');
   const to = parseAddress(payment?.stealthAddress, 'payment.stealthAddress');
   let amount: bigint;
@@ -307,7 +367,7 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     if (asset.gasTopUp !== undefined && (typeof asset.gasTopUp !== 'bigint' || asset.gasTopUp < 0n)) throw new InvalidArgumentError('asset.gasTopUp', 'must be a bigint of 0 or more (wei)');
   } else throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
   const announce = announceParameters({ payment, note: { amount, token: token ?? 'coin', txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
-  const [coinBalance, tokenBalance, announceGas, coinTransferGas] = await Promise.all([
+  const [coinBalance, tokenBalance, announceGas, coinTransferGas, viaContract] = await Promise.all([
     client.getBalance({ address: from }),
     token === null ? null : client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
     client.estimateContractGas({ account: from, ...announce }).catch((error: unknown) => {
@@ -315,17 +375,27 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
       if (isRevert(error)) throw error;
       return ANNOUNCE_GAS_FALLBACK;
     }),
-    // 21,000 on most chains; Arbitrum's estimate adds its L1 component.
-    client.estimateGas({ account: from, to, value: 0n }).then((gas) => (gas > TRANSFER_GAS ? withMargin(gas) : TRANSFER_GAS)),
+    // 21,000 on most chains; Arbitrum's estimate adds its L1 component, EIP-7702 code at the
+    // stealth address its `receive`. A revert: that code refuses coin.
+    client.estimateGas({ account: from, to, value: 0n }).then(
+      (gas) => (gas > TRANSFER_GAS ? withMargin(gas) : TRANSFER_GAS),
+      (error: unknown) => {
+        // Code that refuses coin does not matter to a token payment that sends none.
+        if (isRevert(error) && token !== null && (asset as { gasTopUp?: bigint }).gasTopUp === 0n) return TRANSFER_GAS;
+        throw isRevert(error) ? coinRefused(to, error) : error;
+      },
+    ),
+    announcer === ANNOUNCER_ADDRESS ? wraithPayDeployed(client) : false,
   ]);
-  const announcement: PricedTransaction = { to: announce.address, value: 0n, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: withMargin(announceGas) };
+  const route = { client, from, stealthAddress: to, announce: announce.args, coinTransferGas, announceGas };
+  const announcement: PaymentStep = { kind: 'announcement', to: announce.address, value: 0n, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: withMargin(announceGas) };
   let settled: PaymentAsset;
   let sent: bigint;
-  let transactions: PricedTransaction[];
+  let transactions: PaymentStep[];
   if (token === null) {
     settled = { type: 'native', value: amount };
     sent = amount;
-    transactions = [{ to, value: amount, gas: coinTransferGas }, announcement];
+    transactions = viaContract ? await contractNativeSteps(route, amount) : [{ kind: 'payment', to, value: amount, gas: coinTransferGas }, announcement];
   } else {
     if (tokenBalance! < amount) return { short: 'token', coinBalance, tokenBalance: tokenBalance! };
     // Priced while the payer holds the tokens: its transfer stands in for the withdrawal's.
@@ -335,21 +405,22 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     ]);
     settled = { type: 'erc20', token, amount, gasTopUp: topUp };
     sent = topUp;
-    transactions = [
-      { to: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }), gas: withMargin(transferGas) },
-      ...(topUp > 0n ? [{ to, value: topUp, gas: coinTransferGas }] : []),
-      announcement,
-    ];
+    transactions = viaContract
+      ? await contractTokenSteps(route, token, amount, topUp, transferGas)
+      : [
+          { kind: 'payment', to: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }), gas: withMargin(transferGas) },
+          ...(topUp > 0n ? [{ kind: 'topUp' as const, to, value: topUp, gas: coinTransferGas }] : []),
+          announcement,
+        ];
   }
   const priced = await priceTransactions(client, from, transactions, 'payment');
   const coinNeeded = sent + priced.total;
-  const topUp = settled.type === 'erc20' && (settled.gasTopUp ?? 0n) > 0n;
-  const gas = { payment: transactions[0]!.gas, topUp: topUp ? transactions[1]!.gas : null, announcement: announcement.gas };
-  const signWith: PaymentSigning = { fees: priced.price as PaymentFees, gas };
+  const gasOf = (kind: PaymentStep['kind']) => transactions.find((t) => t.kind === kind)?.gas ?? null;
+  const gas = { payment: gasOf('payment')!, topUp: gasOf('topUp'), announcement: gasOf('announcement'), approval: gasOf('approval') };
+  const signWith: PaymentSigning = { fees: priced.price as PaymentFees, via: viaContract ? 'contract' : 'transactions', gas };
   return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, signWith, coinBalance, tokenBalance };
 }
 
-type PricedTransaction = { to: Address; value: bigint; data?: Hex; gas: bigint };
 
 export type StealthBalancesParameters = {
   /** Reads the chain: the user's wallet provider or their own RPC, not a Wraith server. */
@@ -434,7 +505,7 @@ export type EstimateWithdrawalParameters = {
   allowRemainder?: boolean;
 };
 
-/** What a withdrawal would send, its fee bound (exact or a maximum, L1 data fee included) and the most it can leave behind. */
+/** What a withdrawal would send, its fee bound at today's prices (`pricedAt: 'today'`; exact or a maximum once signed at that price, L1 data fee included) and the most it can leave behind. */
 export type EstimateWithdrawalReturnType = WithdrawalPrice;
 
 /**
@@ -442,8 +513,10 @@ export type EstimateWithdrawalReturnType = WithdrawalPrice;
  * the same rule, without the one-time key: for showing the fee and what stays behind before the
  * user signs. The chain's fee model is read from the chain (OP Stack: the L1 data fee from its
  * GasPriceOracle; Arbitrum: the gas estimate with its L1 component; elsewhere gas × price).
- * Prices can move between the estimate and the withdrawal; the withdrawal returns the price it
- * was signed at.
+ * Its fee is at today's prices (`pricedAt: 'today'`): prices can move between the estimate and
+ * the withdrawal, which prices again and returns the fee it was signed at (`pricedAt: 'signing'`).
+ * Even where `feeKind` is `exact`, say "at today's prices" for an estimate whose withdrawal is not
+ * signed at once, e.g. the coin left after a token withdrawal, priced before that one is mined.
  * @throws {InsufficientGasError} when the stealth address could not pay the fee (its `required` is the whole fee bound, L1 fee included).
  *
  * @example
@@ -456,7 +529,7 @@ export async function estimateWithdrawal(parameters: EstimateWithdrawalParameter
   const from = parseAddress(parameters.from, 'from');
   const to = parseAddress(parameters.to, 'to');
   const { transaction: _signable, ...price } = await planWithdrawal(parameters.client, from, to, parameters.token, parameters.allowRemainder === true);
-  return price;
+  return { ...price, pricedAt: 'today' };
 }
 
 /**
@@ -503,7 +576,7 @@ export async function withdrawToken(parameters: WithdrawParameters & { token: st
 async function send(client: PublicClient, account: ReturnType<typeof oneTimeAccount>, plan: WithdrawalPlan): Promise<WithdrawReturnType> {
   const { transaction, ...price } = plan;
   const serializedTransaction = await account.signTransaction(transaction);
-  return { hash: await client.sendRawTransaction({ serializedTransaction }), ...price };
+  return { hash: await client.sendRawTransaction({ serializedTransaction }), ...price, pricedAt: 'signing' };
 }
 
 async function prepare(parameters: WithdrawParameters) {

@@ -6,7 +6,8 @@
  * RPC provider or browser wallet, no server needed. {@link fetchAnnouncements} reads a block
  * range robustly (ranges split when refused, transient faults retried, no block skipped);
  * {@link decodeAnnouncementLogs} validates logs and counts the bad ones. Money moves with
- * {@link payStealth} (pay and announce from the sender's wallet), {@link stealthBalances} and
+ * {@link payStealth} (pay and announce from the sender's wallet, in one transaction through the
+ * {@link WRAITH_PAY_ADDRESS | WraithPay} contract where it is deployed), {@link stealthBalances} and
  * {@link withdrawNative} / {@link withdrawToken} (priced first by {@link estimateWithdrawal} for the chain they run on,
  * OP Stack L1 data fee and Arbitrum L1 gas included; signed with the one-time key, no relayer).
  *
@@ -49,6 +50,7 @@ export {
   PaymentNotAnnouncedError,
   type ChainFeeModel,
   type FeeKind,
+  type PricedAt,
   type PaymentAsset,
   type EstimateGasTopUpParameters,
   type EstimateGasTopUpReturnType,
@@ -62,6 +64,7 @@ export {
   type PaymentPrice,
   type PaymentFees,
   type PaymentSigning,
+  type PaymentRoute,
   type PayerBalances,
   type StealthBalance,
   type StealthBalancesParameters,
@@ -69,6 +72,17 @@ export {
   type WithdrawNativeParameters,
   type WithdrawReturnType,
 } from './funds.ts';
+export {
+  WRAITH_PAY_ADDRESS,
+  WRAITH_PAY_SALT,
+  CREATE2_DEPLOYER_ADDRESS,
+  wraithPayAbi,
+  wraithPayInitCode,
+  wraithPayDeployed,
+  deployWraithPay,
+  type DeployWraithPayParameters,
+  type DeployWraithPayReturnType,
+} from './wraith-pay.ts';
 export { feePaidOf, type FeePaidOfParameters } from './fee-model.ts';
 export {
   estimateTransactionFees,

@@ -20,8 +20,21 @@ import { detectFeeModel, gasPriceOf, l1FeeBound, operatorFee, paymentGasPriceOf,
 /** Gas of a plain value transfer to an account without code: always exactly this much. */
 export const TRANSFER_GAS = 21_000n;
 
-/** Whether a withdrawal is charged exactly its `fee`, or at most that. */
+/**
+ * Whether a withdrawal signed at its price is charged exactly its `fee`, or at most that. Exact
+ * only once signed: see {@link PricedAt}.
+ */
 export type FeeKind = 'exact' | 'maximum';
+
+/**
+ * When a withdrawal's `fee` was fixed. `signing`: the fee the transaction was signed with
+ * (`withdrawNative` / `withdrawToken`), which the chain charges exactly (`feeKind: 'exact'`) or at
+ * most. `today`: an estimate at today's prices ({@link estimateWithdrawal}); the withdrawal prices
+ * again when it signs, so its fee moves with the base fee in between. A leg priced before an earlier
+ * leg of the same address is mined (the coin left after a token withdrawal) is such an estimate:
+ * show its fee as "at today's prices", never "exactly".
+ */
+export type PricedAt = 'signing' | 'today';
 
 /** A withdrawal's price, known before signing. Amounts in wei unless said otherwise. */
 export type WithdrawalPrice = {
@@ -32,8 +45,14 @@ export type WithdrawalPrice = {
    * data fee bound and the operator fee on the OP Stack. The chain charges at most this.
    */
   fee: bigint;
-  /** `exact`: the chain charges exactly `fee`; `maximum`: at most `fee`, the rest stays at the stealth address. */
+  /**
+   * `exact`: signed at this price, the chain charges exactly `fee`; `maximum`: at most `fee`, the
+   * rest stays at the stealth address. Exact for what was signed (`pricedAt: 'signing'`); an
+   * estimate's fee holds only while prices do.
+   */
   feeKind: FeeKind;
+  /** `signing`: the fee this withdrawal was signed with; `today`: an estimate at today's prices, which the withdrawal prices again (see {@link PricedAt}). */
+  pricedAt: PricedAt;
   /** Of `fee`, the L1 data fee bound (OP Stack); 0 elsewhere (on Arbitrum the L1 part is inside `gas`). */
   l1Fee: bigint;
   /**
@@ -51,7 +70,7 @@ export type WithdrawalPrice = {
 };
 
 /** A withdrawal priced and ready to sign: every field of the transaction but the signature. */
-export type WithdrawalPlan = WithdrawalPrice & { transaction: TransactionSerializable };
+export type WithdrawalPlan = Omit<WithdrawalPrice, 'pricedAt'> & { transaction: TransactionSerializable };
 
 /**
  * A withdrawal that cannot pay its gas: the stealth address holds less native coin than the
