@@ -48,13 +48,19 @@ export async function pageWithWallet(h: WebHarness): Promise<{ page: Page; walle
   return { page, wallet };
 }
 
-/** The web harness on a money chain (the Announcer and the test token deployed, the server indexing it). */
-export async function startMoneyHarness(): Promise<{ h: WebHarness; money: MoneyChain }> {
+/**
+ * The web harness on a money chain (the Announcer and the test token deployed, the server indexing
+ * it). `nameToken`: the chain is configured through `CHAINS` with the test token named "TST"
+ * (GET /api/v1/chains lists it, so Send offers it by symbol).
+ */
+export async function startMoneyHarness({ nameToken = false } = {}): Promise<{ h: WebHarness; money: MoneyChain }> {
   let money!: MoneyChain;
   const h = await startWebHarness({
     async setupChain(chain) {
       money = await setupMoneyChain(chain);
-      return money.env;
+      if (!nameToken) return money.env;
+      const entry = { name: 'ethereum', rpc_url: chain.rpcUrl, confirmations: 0, tokens: [{ address: money.token, symbol: 'TST', decimals: 18 }] };
+      return { CHAINS: JSON.stringify([entry]), INDEXER_POLL_MS: '100' };
     },
   });
   return { h, money };

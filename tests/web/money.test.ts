@@ -81,7 +81,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     const beforeCoin = confirmations();
     const ethPaid = await pay(bob, { native: '0.5' });
     // One wallet confirmation pays and announces a coin payment.
-    expect(confirmations() - beforeCoin).toBe(1);
+    expect.soft(confirmations() - beforeCoin).toBe(1);
     const ethAddress = ethPaid.stealthAddress;
     expect(ethPaid.summary).toBe('0.5 ETH');
     expect(ethPaid.topUp).toBeNull();
@@ -93,7 +93,7 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     // A second payment, to a second one-time address: 100 tokens and 0.01 ETH for gas, at most two confirmations.
     const beforeToken = confirmations();
     const tokenPaid = await pay(bob, { token, amount: '100', topUp: '0.01' });
-    expect(confirmations() - beforeToken).toBeLessThanOrEqual(2);
+    expect.soft(confirmations() - beforeToken).toBeLessThanOrEqual(2);
     const tokenAddress = tokenPaid.stealthAddress;
     expect(tokenAddress).not.toBe(ethAddress);
     expect(tokenPaid.summary).toBe('100 TST and 0.01 ETH for gas');

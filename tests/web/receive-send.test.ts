@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import type { PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { createKeys, findRecipient, PASSWORD, pay, review } from './flows.ts';
+import { createKeys, findRecipient, PASSWORD, review } from './flows.ts';
 import { MOBILE, screenshots, type WebHarness } from './harness.ts';
 import { pageWithWallet, sender, startMoneyHarness } from './money-chain.ts';
 
@@ -30,7 +30,7 @@ let client: PublicClient;
 beforeAll(async () => {
   if (skipBrowser) return;
   let money;
-  ({ h, money } = await startMoneyHarness());
+  ({ h, money } = await startMoneyHarness({ nameToken: true }));
   client = money.client;
 }, 180_000);
 afterAll(async () => {
@@ -135,7 +135,7 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     const at = 30;
     const typo = `${cid.slice(0, at)}${cid[at] === 'a' ? 'b' : 'a'}${cid.slice(at + 1)}`;
     await bob.goto(`/send?to=${typo}`);
-    const alert = bob.getByRole('alert');
+    const alert = bob.getByRole('alert').filter({ hasText: 'payment link' });
     await alert.waitFor({ timeout: 30_000 });
     expect(await alert.textContent()).toBe('Nobody is found at this payment link: it may have been mistyped or cut short. Ask the recipient to send it again.');
     expect(await bob.getByTestId('recipient-found').count()).toBe(0);
@@ -177,7 +177,17 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     expect(await dan.getByTestId('paid-summary').textContent()).toBe('0.5 ETH');
     expect(await client.getBalance({ address: (await dan.getByTestId('paid-address').textContent()) as `0x${string}` })).toBe(5n * 10n ** 17n);
     await shots(dan, 'send-paid');
-    // Pay again is a new payment, from the amount.
-    await pay(dan, { native: '0.1' });
+    // Pay again is a new payment, from the amount: a token this server names, chosen by its symbol, the balance beside it.
+    await dan.getByRole('button', { name: 'Make another payment' }).click();
+    await dan.getByLabel('Asset', { exact: true }).selectOption({ label: 'TST' });
+    await dan.getByTestId('asset-balance').getByText(/^In your wallet: [\d.]+ TST$/).waitFor({ timeout: 30_000 });
+    await dan.getByLabel('Amount', { exact: true }).fill('5');
+    await dan.getByRole('button', { name: 'Review payment' }).click();
+    expect(await dan.getByTestId('review-amount').textContent({ timeout: 30_000 })).toBe('5 TST');
+    // The coin for the recipient's fees was priced from the chain (the field left empty), and is in the total.
+    expect(await dan.getByTestId('review-top-up').textContent()).toMatch(/^0\.\d+ ETH, so they can move the tokens later$/);
+    expect(await dan.getByTestId('review-total').textContent()).toMatch(/^5 TST and at most 0\.\d+ ETH$/);
+    await dan.getByRole('button', { name: 'Pay', exact: true }).click();
+    expect(await dan.getByTestId('paid-summary').textContent({ timeout: 60_000 })).toMatch(/^5 TST and 0\.\d+ ETH for gas$/);
   });
 });

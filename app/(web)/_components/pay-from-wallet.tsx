@@ -17,7 +17,8 @@ import { formatAmount, parseAmount, roundAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { isCancelledInWallet, shownError } from '../_lib/error-message';
-import { knownTokens } from '../_lib/known-tokens';
+import { namedTokens } from '../_lib/api';
+import { knownTokens, type KnownToken } from '../_lib/known-tokens';
 import { checkWalletCovers } from '../_lib/payment-checks';
 import type { Recipient } from '../_lib/recipient';
 import { parseTokenAddress, readTokenInfo, type TokenInfo } from '../_lib/token-info';
@@ -60,7 +61,16 @@ export type PayFromWalletProps = {
 export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
   const ids = { amount: useId(), asset: useId(), token: useId(), topUp: useId() };
   const symbol = connection.chain.nativeCurrency.symbol;
-  const listed = knownTokens(connection.chainId);
+  /** The tokens this server names for the chain, then the page's own well-known ones. */
+  const [named, setNamed] = useState<KnownToken[]>([]);
+  useEffect(() => {
+    const abort = new AbortController();
+    setNamed([]);
+    void namedTokens(connection.chainId, abort.signal).then(setNamed);
+    return () => abort.abort();
+  }, [connection.chainId]);
+  const listed = [...named, ...knownTokens(connection.chainId)].filter((t, i, all) => all.findIndex((u) => u.address.toLowerCase() === t.address.toLowerCase()) === i);
+  const listedKey = listed.map((t) => t.address).join();
   const [amount, setAmount] = useState('');
   const [choice, setChoice] = useState<string>(COIN);
   const [otherToken, setOtherToken] = useState('');
@@ -86,8 +96,8 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `listed` follows the chain id
-  }, [connection, round]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `listed` is keyed by `listedKey`
+  }, [connection, round, listedKey]);
 
   // Another token, by address: its symbol, decimals and the wallet's balance, once the address is whole.
   useEffect(() => {
@@ -264,9 +274,11 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
             ))}
           </div>
         </details>
-        <button type="button" onClick={startAgain}>
-          Make another payment
-        </button>
+        <div className="row paid-actions">
+          <button type="button" onClick={startAgain}>
+            Make another payment
+          </button>
+        </div>
       </div>
     );
   }
@@ -301,7 +313,8 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
           <dt>On</dt>
           <dd>{chainLabel(chainInfo(review.chainId))}</dd>
         </dl>
-        <p className="hint">Fees are what the network charges at today&apos;s price; your wallet shows its own figure before you confirm. {exactToggle}</p>
+        <p className="hint">Fees are what the network charges at today&apos;s price; your wallet shows its own figure before you confirm.</p>
+        <p className="exact-toggle">{exactToggle}</p>
         <div className="row">
           <button type="button" onClick={onPay} disabled={busy !== null}>
             {busy === 'pay' ? 'Confirm in your wallet…' : 'Pay'}
@@ -332,7 +345,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
 
   return (
     <form onSubmit={onReview} noValidate>
-      <h3>Amount</h3>
+      <h3>What to send</h3>
       <div className="row amount-row">
         <div className="field">
           <label htmlFor={ids.amount}>Amount</label>
@@ -341,14 +354,10 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
         <div className="field">
           <label htmlFor={ids.asset}>Asset</label>
           <select id={ids.asset} value={choice} onChange={(e) => setChoice(e.target.value)}>
-            <option value={COIN}>
-              {symbol}
-              {balances.coin !== null ? ` · ${roundAmount(balances.coin, 18, 'available')}` : ''}
-            </option>
+            <option value={COIN}>{symbol}</option>
             {listed.map((t) => (
               <option key={t.address} value={t.address}>
                 {t.symbol}
-                {typeof balances.tokens[t.address] === 'bigint' ? ` · ${roundAmount(balances.tokens[t.address]!, t.decimals, 'available')}` : ''}
               </option>
             ))}
             <option value={OTHER}>Another token…</option>

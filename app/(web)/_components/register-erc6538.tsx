@@ -15,8 +15,10 @@ import { formatEther, formatGwei, type Hash } from 'viem';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { ownRegistration, type OwnRegistration } from '../_lib/erc6538-lookup';
-import { errorMessage } from '../_lib/error-message';
+import { roundAmount } from '../_lib/amount';
+import { shownError } from '../_lib/error-message';
 import { assertWalletChain } from '../_lib/wallet-chain';
+import { ErrorNotice, type ShownError } from './error-notice';
 import { Notice } from './notice';
 import { WalletPicker } from './wallet-picker';
 
@@ -41,7 +43,7 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
   const [status, setStatus] = useState<OwnRegistration | null>(null);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const [sent, setSent] = useState<Sent | null>(null);
 
   /** Read the registration and price a new one, for the account and chain of `connection`. */
@@ -57,7 +59,7 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
         const priced = await estimateRegistration({ client: current.client, from: current.account, metaAddress });
         setEstimate({ gas: priced.gas, maxFee: priced.maxFee, l1Fee: priced.l1Fee, maxFeePerGas: priced.maxFeePerGas });
       } catch (cause) {
-        setError(errorMessage(cause));
+        setError(shownError(cause));
       }
     },
     [metaAddress],
@@ -80,7 +82,7 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
       setSent({ hash, chainId: connection.chainId, status: receipt.status === 'success' ? 'confirmed' : 'reverted' });
       await refresh(connection);
     } catch (cause) {
-      setError(errorMessage(cause));
+      setError(shownError(cause));
     } finally {
       setBusy(false);
     }
@@ -101,22 +103,28 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
             </Notice>
           )}
           {estimate && status !== 'registered' && (
-            <p data-testid="erc6538-cost">
-              Registering on {chainLabel(chainInfo(connection.chainId))} costs about{' '}
-              <strong data-testid="erc6538-gas">{estimate.gas.toLocaleString('en-US')} gas</strong> at up to{' '}
-              <strong data-testid="erc6538-gas-price">{formatGwei(estimate.maxFeePerGas)} gwei</strong>
-              {estimate.l1Fee > 0n ? ', plus the L1 data fee of its 1,250 bytes' : ''}: at most{' '}
-              <strong data-testid="erc6538-fee">
-                {formatEther(estimate.maxFee)} {symbol}
-              </strong>
-              {estimate.l1Fee > 0n && (
-                <>
-                  {' '}
-                  (of which <span data-testid="erc6538-l1-fee">{formatEther(estimate.l1Fee)} {symbol}</span> L1 data fee)
-                </>
-              )}
-              , paid by your wallet. The 1,250 bytes are stored on chain, which is why it costs this much once.
-            </p>
+            <div data-testid="erc6538-cost">
+              <p>
+                Registering on {chainLabel(chainInfo(connection.chainId))} costs at most{' '}
+                <strong data-testid="erc6538-fee">{roundAmount(estimate.maxFee, 18, symbol, { up: true })}</strong>
+                {estimate.l1Fee > 0n && (
+                  <>
+                    {' '}
+                    (of which <span data-testid="erc6538-l1-fee">{roundAmount(estimate.l1Fee, 18, symbol, { up: true })}</span> is the fee for storing the data on
+                    the main chain)
+                  </>
+                )}
+                , paid by your wallet once: the 1,250 bytes are stored on chain.
+              </p>
+              <details className="more">
+                <summary>Technical details</summary>
+                <p className="hint">
+                  About <span data-testid="erc6538-gas">{estimate.gas.toLocaleString('en-US')} gas</span> at up to{' '}
+                  <span data-testid="erc6538-gas-price">{formatGwei(estimate.maxFeePerGas)} gwei</span>
+                  {estimate.l1Fee > 0n ? ', plus the L1 data fee of its 1,250 bytes' : ''}: at most {formatEther(estimate.maxFee)} {symbol}.
+                </p>
+              </details>
+            </div>
           )}
           {estimate && status !== 'registered' && (
             <Notice kind="info">
@@ -141,7 +149,7 @@ export function RegisterErc6538({ metaAddress }: RegisterErc6538Props) {
           )}
         </>
       )}
-      {error && <Notice kind="error">{error}</Notice>}
+      {error && <ErrorNotice error={error} />}
     </div>
   );
 }

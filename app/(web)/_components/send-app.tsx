@@ -185,7 +185,9 @@ function FindRecipient({ initial, onFound }: { initial: string | null; onFound: 
       {found && (
         <Notice kind="success">
           <span data-testid="recipient-found">
-            Found <strong>{found.source}</strong>. Fingerprint <strong className="fingerprint-value" data-testid="recipient-fingerprint">{found.fingerprint}</strong>
+            Found <strong>{found.source}</strong>
+            <br />
+            Fingerprint <strong className="fingerprint-value" data-testid="recipient-fingerprint">{found.fingerprint}</strong>
           </span>
           <details className="more">
             <summary>Technical details</summary>

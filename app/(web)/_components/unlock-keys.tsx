@@ -11,6 +11,7 @@ import { keystoreLabel, loadKeystore, markBackedUp, saveKeystore } from '../_lib
 import { shortHex } from '../_lib/format';
 import { setUnlockedKeys } from '../_lib/unlocked-keys';
 import { Notice } from './notice';
+import './pay.css';
 
 export function UnlockKeys({ why, title = 'Unlock your keys', offerCreate = true }: { why: string; title?: string; offerCreate?: boolean }) {
   const ids = { password: useId(), file: useId(), fileHint: useId(), error: useId() };

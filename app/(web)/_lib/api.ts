@@ -139,6 +139,27 @@ export async function followedChains(signal?: AbortSignal): Promise<FollowedChai
   }
 }
 
+/** A token this server names for a chain (GET /api/v1/chains `tokens`). */
+export type NamedToken = { address: `0x${string}`; symbol: string; decimals: number };
+
+/**
+ * The tokens this server's operator names for chain `chainId` (GET /api/v1/chains, API.md):
+ * shown by symbol on Send. Empty when the server names none for it or does not answer: the page's
+ * own list of well-known tokens (known-tokens.ts) still applies.
+ */
+export async function namedTokens(chainId: number, signal?: AbortSignal): Promise<NamedToken[]> {
+  try {
+    const body = await json<{ chains?: { chain_id?: unknown; tokens?: unknown }[] }>('/api/v1/chains', signal ? { signal } : {});
+    const tokens = body.chains?.find((c) => c.chain_id === chainId)?.tokens;
+    if (!Array.isArray(tokens)) return [];
+    return tokens.filter(
+      (t): t is NamedToken => typeof t?.address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(t.address) && typeof t.symbol === 'string' && Number.isInteger(t.decimals),
+    );
+  } catch {
+    return [];
+  }
+}
+
 /** GET /api/v1/registry/stats. */
 export function registryStats(signal?: AbortSignal): Promise<{ total_announcements: number }> {
   return json('/api/v1/registry/stats', signal ? { signal } : {});
