@@ -3,29 +3,35 @@ import Link from 'next/link';
 export default function Home() {
   return (
     <>
-      <h1>Private payments, built for the quantum era</h1>
+      <h1>Get paid privately</h1>
       <p className="lede">
-        Wraith lets anyone pay you at a fresh one-time address that nobody else can link to you or to your other
-        payments. You publish one meta-address (under your .eth or .sui name); each sender derives a new stealth
-        address from it and announces an encrypted note that only your viewing key can recognise. The viewing keys are
-        ML-KEM-768 (FIPS 203), so recorded traffic stays unlinkable even against a future quantum computer, and the
-        funds sit in ordinary EVM and Sui accounts that only your spending key controls.
+        Share one link. Everyone who pays you through it pays a new address that only you can find and spend, so nobody can
+        add up what you receive or link your payments together. Your keys stay in your browser.
       </p>
 
       <div className="cards">
         <Link className="card" href="/receive">
           <strong>Receive</strong>
-          Create your keys in this browser, save them encrypted, and publish your meta-address for your name.
+          Create your keys, save them, and get a payment link and a QR code to share.
         </Link>
         <Link className="card" href="/send">
           <strong>Send</strong>
-          Pay a name.eth, a name.sui or a meta-address: get a one-time address and announce the payment.
+          Pay a payment link, a .eth or .sui name: choose the amount, review the fees, confirm once.
         </Link>
         <Link className="card" href="/scan">
           <strong>Scan</strong>
-          Find the payments made to you in a Web Worker, off the page&apos;s main thread, and reveal a payment&apos;s key when you spend.
+          Find the payments made to you and move the money to your wallet.
         </Link>
       </div>
+
+      <details className="panel more">
+        <summary>Technical details</summary>
+        <p className="hint">
+          Each sender derives a one-time stealth address from your meta-address and announces an encrypted note (ERC-5564) that
+          only your viewing key opens. The viewing keys are ML-KEM-768 (FIPS 203), so recorded traffic stays unlinkable even
+          against a future quantum computer; the money sits in ordinary EVM and Sui accounts that only your spending key controls.
+        </p>
+      </details>
 
       <section className="panel" aria-labelledby="docs-heading">
         <h2 id="docs-heading">For developers</h2>

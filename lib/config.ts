@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { yellowConfigFrom, yellowEnvironment, type YellowConfig } from './channels/config.ts';
+import { ensGatewayConfigFrom, ensGatewayEnvironment, type EnsGatewayConfig } from './names/gateway/config.ts';
 
 /** Log levels in increasing severity; `silent` turns logging off. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -72,6 +73,8 @@ export type Config = {
   chains: ChainConfig[];
   /** `REGISTRY_PUBLISH`: how HTTP publishes are treated (API.md "Configuration"). */
   registryPublish: RegistryPublishMode;
+  /** The ENS gateway (`ENS_GATEWAY_*`, lib/names/gateway/config.ts); undefined: off. */
+  ensGateway: EnsGatewayConfig | undefined;
 };
 
 /** `open`: the interface's HTTP publish; `verified`: only with an on-chain proof; `closed`: chain only. */
@@ -96,12 +99,33 @@ export type ChainConfig = {
   startBlock: number;
   /** Blocks the indexer stays behind the head. */
   confirmations: number;
+  /** Tokens the operator names for this chain (`tokens` of its entry), shown by symbol in the web app; none when unset. */
+  tokens?: ChainToken[];
+  /** Gasless withdrawals (ERC-4337 v0.8 + EIP-7702) offered on this chain, or undefined (`gasless` of its entry). */
+  gasless?: GaslessConfig;
   /** Pause between polls when the indexer has caught up, ms. */
   pollMs: number;
   /** Largest eth_getLogs range the indexer asks for (it shrinks on refusal). */
   maxBlockRange: number;
   /** How long an instance's indexer lease lasts without renewal (another instance takes over after it), ms. */
   leaseMs: number;
+};
+
+/** One ERC-20 the operator names for a chain. */
+export type ChainToken = { address: `0x${string}`; symbol: string; decimals: number };
+
+/**
+ * A chain's gasless withdrawals: the ERC-4337 bundler clients send user operations to, and the
+ * paymaster (contracts/src/WraithTokenPaymaster.sol) that pays their gas for a fee in one of
+ * `tokens`. Both are public: clients read them from GET /api/v1/chains.
+ */
+export type GaslessConfig = {
+  /** The bundler's JSON-RPC URL; shown to every client, so it must carry no secret. */
+  bundlerUrl: string;
+  /** The paymaster contract, lowercase `0x` address. */
+  paymaster: `0x${string}`;
+  /** Tokens the paymaster takes its fee in (each one of the chain's `tokens`), lowercase. */
+  tokens: `0x${string}`[];
 };
 
 /**
@@ -221,13 +245,68 @@ function originOf(entry: string): string | undefined {
 }
 
 /** Keys of one `CHAINS` entry (API.md "Configuration"). */
-const CHAIN_ENTRY_KEYS = ['name', 'rpc_url', 'start_block', 'confirmations', 'max_block_range', 'chain_id'] as const;
+const CHAIN_ENTRY_KEYS = ['name', 'rpc_url', 'start_block', 'confirmations', 'max_block_range', 'chain_id', 'tokens', 'gasless'] as const;
 
 /** A chain's name: the `chain` value of its rows, and part of its indexer key. */
 const chainName = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9_.:-]+$/, 'must be letters, digits, _ . : -');
 
 const wholeNumber = (min: number, max: number) =>
   z.int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+/** A contract address in a `CHAINS` entry, kept lowercase. */
+const entryAddress = z
+  .string('must be a 0x-prefixed 20-byte address')
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+  .transform((value) => value.toLowerCase() as `0x${string}`);
+
+/** Refuses keys a strict object does not know, naming them only when they look like key names. */
+const unknownKeys = (allowed: readonly string[]) => (issue: z.core.$ZodRawIssue) => {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  // Key names are shown only when they look like key names: a misplaced URL is never echoed.
+  const named = issue.keys.filter((key) => /^[A-Za-z_]{1,32}$/.test(key));
+  const what = named.length === issue.keys.length ? `unknown key ${named.join(', ')}` : 'unknown keys';
+  return `${what} (allowed: ${allowed.join(', ')})`;
+};
+
+const TOKEN_KEYS = ['address', 'symbol', 'decimals'] as const;
+const GASLESS_KEYS = ['bundler_url', 'paymaster', 'tokens'] as const;
+
+/** `tokens` of a `CHAINS` entry: ERC-20s the operator names, unique by address and by symbol. */
+const chainTokens = z
+  .array(
+    z.strictObject(
+      {
+        address: entryAddress,
+        symbol: z.string().trim().min(1, 'must not be empty').max(16, 'must be at most 16 characters').regex(/^[A-Za-z0-9._-]+$/, 'must be letters, digits, . _ -'),
+        decimals: wholeNumber(0, 36),
+      },
+      { error: unknownKeys(TOKEN_KEYS) },
+    ),
+    `must be a JSON array of {${TOKEN_KEYS.join(', ')}} objects`,
+  )
+  .superRefine((tokens, ctx) => {
+    const addresses = new Set<string>();
+    const symbols = new Set<string>();
+    tokens.forEach((token, index) => {
+      if (addresses.has(token.address)) ctx.addIssue({ code: 'custom', path: [index, 'address'], message: 'addresses must be unique: this token is listed twice' });
+      if (symbols.has(token.symbol.toLowerCase())) ctx.addIssue({ code: 'custom', path: [index, 'symbol'], message: `symbols must be unique: ${token.symbol} appears more than once` });
+      addresses.add(token.address);
+      symbols.add(token.symbol.toLowerCase());
+    });
+  });
+
+/** `gasless` of a `CHAINS` entry (lib/server/gasless-check.ts checks it against the chain at start-up). */
+const chainGasless = z.strictObject(
+  {
+    bundler_url: httpUrlText,
+    paymaster: entryAddress,
+    tokens: z.array(entryAddress, 'must be a JSON array of token addresses').min(1, 'must name at least one token the paymaster accepts'),
+  },
+  {
+    error: (issue) => unknownKeys(GASLESS_KEYS)(issue) ?? (issue.code === 'invalid_type' ? `must be an object {${GASLESS_KEYS.join(', ')}}` : undefined),
+  },
+);
 
 /** One `CHAINS` entry: unknown (e.g. misspelt) keys are refused, so a typo cannot silently fall back to a default. */
 const chainEntry = z.strictObject(
@@ -238,20 +317,19 @@ const chainEntry = z.strictObject(
     confirmations: wholeNumber(0, 10_000).optional(),
     max_block_range: wholeNumber(1, 1_000_000).optional(),
     chain_id: wholeNumber(1, Number.MAX_SAFE_INTEGER).optional(),
+    tokens: chainTokens.optional(),
+    gasless: chainGasless.optional(),
   },
   {
-    error: (issue) => {
-      if (issue.code === 'unrecognized_keys') {
-        // Key names are shown only when they look like key names: a misplaced URL is never echoed.
-        const named = issue.keys.filter((key) => /^[A-Za-z_]{1,32}$/.test(key));
-        const what = named.length === issue.keys.length ? `unknown key ${named.join(', ')}` : 'unknown keys';
-        return `${what} (allowed: ${CHAIN_ENTRY_KEYS.join(', ')})`;
-      }
-      if (issue.code === 'invalid_type') return `must be an object {${CHAIN_ENTRY_KEYS.join(', ')}}`;
-      return undefined;
-    },
+    error: (issue) => unknownKeys(CHAIN_ENTRY_KEYS)(issue) ?? (issue.code === 'invalid_type' ? `must be an object {${CHAIN_ENTRY_KEYS.join(', ')}}` : undefined),
   },
-);
+).superRefine((entry, ctx) => {
+  // The web app shows an accepted token by its symbol and amounts in its decimals: both come from `tokens`.
+  const named = new Set((entry.tokens ?? []).map((token) => token.address));
+  entry.gasless?.tokens.forEach((address, index) => {
+    if (!named.has(address)) ctx.addIssue({ code: 'custom', path: ['gasless', 'tokens', index], message: 'must be one of this chain\'s tokens (add it to tokens with its symbol and decimals)' });
+  });
+});
 
 export type ChainEntry = z.output<typeof chainEntry>;
 
@@ -402,6 +480,7 @@ const environmentSchema = z.object({
     (value) => (typeof unsetIfBlank(value) === 'string' ? String(value).trim().toLowerCase() : undefined),
     z.enum(['open', 'verified', 'closed'], 'must be open, verified or closed').default('open'),
   ),
+  ...ensGatewayEnvironment,
 });
 
 /** Every variable the server reads (documented in .env.example; a test keeps the two in step). */
@@ -443,6 +522,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.REGISTRY_PUBLISH !== 'open' && e.CHAINS === undefined && e.CHAIN_RPC_URL === undefined) {
     problems.push(`REGISTRY_PUBLISH: ${e.REGISTRY_PUBLISH} needs a chain, CHAINS or CHAIN_RPC_URL (the chain that proves or feeds announcements)`);
   }
+  const ensGateway = ensGatewayConfigFrom(e);
+  problems.push(...ensGateway.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -479,6 +560,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     yellow: yellowConfigFrom(e),
     chains: chainsOf(e),
     registryPublish: e.REGISTRY_PUBLISH,
+    ensGateway: ensGateway.config,
   };
 }
 
@@ -498,6 +580,8 @@ function chainsOf(e: z.output<typeof environmentSchema>): ChainConfig[] {
       startBlock: entry.start_block ?? 0,
       confirmations: entry.confirmations ?? DEFAULT_CONFIRMATIONS,
       maxBlockRange: entry.max_block_range ?? DEFAULT_MAX_BLOCK_RANGE,
+      tokens: entry.tokens ?? [],
+      ...(entry.gasless === undefined ? {} : { gasless: { bundlerUrl: entry.gasless.bundler_url, paymaster: entry.gasless.paymaster, tokens: entry.gasless.tokens } }),
     }));
   }
   if (e.CHAIN_RPC_URL === undefined) return [];

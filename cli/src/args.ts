@@ -7,6 +7,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './errors.js';
+import { closest } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -23,12 +24,24 @@ export function parseCommand<O extends Options>(argv: string[], options: O, maxP
   } catch (error) {
     // parseArgs names the flag; its message is about the command line, never a secret.
     const message = error instanceof Error ? error.message.split('\n', 1)[0]! : 'bad arguments';
+    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
+    if (unknown !== undefined) throw unknownOption(unknown, options, usage);
     throw new UsageError(message.replace(/\.$/, ''), `usage: ${usage}`);
   }
   if (parsed.positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[maxPositionals])}`, `usage: ${usage}`);
   }
   return parsed as unknown as ParsedArgs<O>;
+}
+
+/** An unknown flag, with the known one it most likely meant. */
+function unknownOption(flag: string, options: Options, usage: string): UsageError {
+  const name = flag.replace(/^-+/, '').split('=', 1)[0]!;
+  const meant = closest(name, Object.keys(options));
+  return new UsageError(
+    meant === null ? `unknown option ${flag}` : `unknown option ${flag} (did you mean --${meant}?)`,
+    meant === null ? `usage: ${usage}` : `use --${meant}; usage: ${usage}`,
+  );
 }
 
 /** A flag's value as a non-negative safe integer, or `fallback`. */

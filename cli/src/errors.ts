@@ -6,6 +6,7 @@
  * @module
  */
 import { isApiError, WraithError } from '@wraith-pq/sdk';
+import { redactUrl, redactUrls } from './redact-url.js';
 
 /** Exit status of a usage mistake (bad flag, missing argument), as POSIX utilities use it. */
 export const EXIT_USAGE = 2;
@@ -33,6 +34,46 @@ export class UsageError extends CliError {
   constructor(message: string, hint = 'run `wraith help` for the commands and their options') {
     super('USAGE', message, hint, EXIT_USAGE);
   }
+}
+
+/** A failure with its message kept and its hint replaced (e.g. a scan of a server that failed: try --rpc). */
+export function withHint(error: unknown, hint: string): CliError {
+  const { code, message, exitCode } = describeError(error);
+  return new CliError(code, message, hint, exitCode);
+}
+
+/** The server `--api` names, for errors that carry only the request's path (set by src/recipient.ts). */
+let apiBaseUrl: string | null = null;
+export function noteApiBaseUrl(url: string): void {
+  apiBaseUrl = url;
+}
+
+/** The errors of `error`'s `cause` chain, outermost first (bounded: a cycle must not hang the exit). */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e !== null && e !== undefined && chain.length < 8; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+/** What the innermost cause says: an errno code (ECONNREFUSED, ENOTFOUND) with its message, URLs redacted. */
+function rootCause(error: unknown): string | null {
+  const innermost = causeChain(error).at(-1) as { code?: unknown; message?: unknown } | undefined;
+  if (innermost === undefined || innermost === error) return null;
+  const message = typeof innermost.message === 'string' ? firstLine(redactUrls(innermost.message)) : '';
+  if (typeof innermost.code === 'string' && !message.includes(innermost.code)) return `${innermost.code}${message === '' ? '' : `: ${message}`}`;
+  return message === '' ? null : message;
+}
+
+/** viem's errors of a request that got no JSON-RPC answer (by name: the CLI and the SDK may hold different viem instances). */
+const TRANSPORT_ERRORS = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError']);
+
+/** A viem transport failure anywhere in the chain, with the URL it names (an RPC error answered by the node is not one). */
+function transportFailure(error: unknown): { url: string; status: number | undefined; name: string } | null {
+  for (const e of causeChain(error)) {
+    const candidate = e as { url?: unknown; status?: unknown; name?: unknown };
+    if (typeof candidate.url === 'string' && TRANSPORT_ERRORS.has(String(candidate.name))) return { url: candidate.url, status: typeof candidate.status === 'number' ? candidate.status : undefined, name: String(candidate.name) };
+  }
+  return null;
 }
 
 /** What to do about an SDK or API error code; the message alone says what went wrong. */
@@ -72,9 +113,27 @@ export function describeError(error: unknown): { code: string; message: string; 
   }
   if (isApiError(error)) {
     const status = error.status === undefined ? '' : ` (HTTP ${error.status})`;
+    const where = apiBaseUrl === null ? error.path : `${redactUrl(apiBaseUrl)}${error.path}`;
+    if (error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT') {
+      const cause = rootCause(error);
+      const what = error.code === 'TIMEOUT' ? `${where} did not answer: ${error.shortMessage.replace(/\.$/, '')}` : `could not reach ${where}${cause === null ? '' : ` (${cause})`}`;
+      return { code: error.code, message: what, hint: 'check --api (or WRAITH_API_URL) and that the server is running', exitCode: EXIT_FAILURE };
+    }
     return { code: error.code, message: `${error.shortMessage}${status}`, hint: HINTS[error.code] ?? 'see the server\'s API documentation', exitCode: EXIT_FAILURE };
   }
   // viem's errors: the short message names the failure; the long one dumps request details.
+  const transport = transportFailure(error);
+  if (transport !== null) {
+    const url = redactUrl(transport.url);
+    const cause = rootCause(error);
+    const message =
+      transport.status !== undefined
+        ? `the node at ${url} answered HTTP ${transport.status}`
+        : /timeout/i.test(transport.name)
+          ? `the node at ${url} did not answer in time`
+          : `could not reach the node at ${url}${cause === null ? '' : ` (${cause})`}`;
+    return { code: 'RPC_UNREACHABLE', message, hint: 'check --rpc (or WRAITH_RPC_URL) and that the node is running', exitCode: EXIT_FAILURE };
+  }
   const viem = error as { name?: unknown; shortMessage?: unknown } | null;
   if (typeof viem?.shortMessage === 'string') {
     return { code: 'CHAIN_ERROR', message: firstLine(viem.shortMessage), hint: 'check --rpc, the sender\'s balance and the chain', exitCode: EXIT_FAILURE };
@@ -92,6 +151,7 @@ function firstLine(text: string): string {
 export function formatError(error: unknown): { line: string; exitCode: number } {
   const { code, message, hint, exitCode } = describeError(error);
   // One line whatever the parts hold: a newline would split the message in logs and scripts.
-  const text = message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
+  // URLs are redacted here too: an RPC's API key must not reach a terminal log through any message.
+  const text = redactUrls(message).replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
   return { line: `wraith: ${code}: ${text} — ${hint.replace(/\s+/g, ' ').trim()}`, exitCode };
 }

@@ -1,7 +1,8 @@
 /**
- * The withdrawal history kept with a keystore: `<keystore>.history`, one record per withdrawal
- * transaction and per failure (date, chain, stealth address, destination, asset, amount, fee
- * paid, hash). It holds no key, but it does tie the stealth addresses to their owner's
+ * The history kept with a keystore: `<keystore>.history`, the SDK's history records
+ * (sdk/src/history.ts, the web app's too): one per payment found by `wraith scan` (incoming) and
+ * one per withdrawal transaction and per failure (outgoing: date, chain, stealth address,
+ * destination, asset, amount, fee paid, hash). It holds no key, but it does tie the stealth addresses to their owner's
  * destinations, which is exactly what stealth payments hide, so it is encrypted under the
  * keystore's password: scrypt (N = 2^15, r = 8, p = 1) to an AES-256-GCM key, a fresh nonce
  * every write, the header authenticated. Written atomically, owner-only; never sent anywhere.
@@ -9,28 +10,48 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { parseHistoryRecords, upsertPayment, type HistoryRecords, type PaymentRecord, type WithdrawalRecord } from '@wraith-pq/sdk';
 import { CliError } from './errors.js';
 import { parseJsonFile, readTextFile, writeFileAtomic } from './files.js';
 
-/** One line of the history. Amounts and fees in base units (fees in wei), as decimal strings. */
-export type HistoryRecord = {
+/** A withdrawal line as the history kept it before the shared record type (plaintext version 1): read, converted. */
+type LegacyRecord = {
   date: string;
   chain_id: number;
   stealth_address: string;
   destination: string;
   status: 'withdrawn' | 'failed';
-  /** `native` or the token's address; null for a failure. */
   asset: string | null;
   symbol: string | null;
   decimals: number | null;
   amount: string | null;
   fee_paid: string | null;
-  /** The fee bound signed (exact or a maximum, `fee_kind`). */
   fee_bound: string | null;
   fee_kind: 'exact' | 'maximum' | null;
   hash: string | null;
   error: string | null;
 };
+
+function fromLegacy(r: LegacyRecord): WithdrawalRecord {
+  return {
+    date: r.date,
+    announcementId: null,
+    chainId: r.chain_id,
+    stealthAddress: r.stealth_address,
+    destination: r.destination,
+    status: r.status,
+    // A failure before the shared type named no asset: the coin is what every payment holds.
+    asset: r.asset ?? 'native',
+    symbol: r.symbol,
+    decimals: r.decimals,
+    amount: r.amount,
+    feePaid: r.fee_paid,
+    feeBound: r.fee_bound,
+    feeKind: r.fee_kind,
+    hash: r.hash,
+    error: r.error,
+  };
+}
 
 /**
  * The destination index a `withdraw --to-derive` run gave a payment, kept before anything is
@@ -45,8 +66,11 @@ export type DestinationAssignment = {
   destination: string;
 };
 
-/** Everything the sealed file holds. */
-export type HistoryState = { records: HistoryRecord[]; assignments: DestinationAssignment[] };
+/** Everything the sealed file holds: the records (incoming and outgoing) and the destination assignments. */
+export type HistoryState = HistoryRecords & { assignments: DestinationAssignment[] };
+
+/** What the sealed plaintext is: version 2 holds the shared records; version 1 (no version field) legacy withdrawal lines. */
+type Plaintext = { version: 2; payments: unknown; withdrawals: unknown; assignments?: DestinationAssignment[] } | { version?: undefined; records: LegacyRecord[]; assignments?: DestinationAssignment[] };
 
 type HistoryFileJson = {
   kind: 'wraith-history';
@@ -73,42 +97,56 @@ function header(file: Pick<HistoryFileJson, 'kind' | 'version' | 'kdf'>): Buffer
   return Buffer.from(JSON.stringify({ kind: file.kind, version: file.version, kdf: file.kdf }));
 }
 
-/** The records of `keystorePath`'s history, oldest first; none when there is no history yet. */
-export async function readHistory(keystorePath: string, password: string): Promise<HistoryRecord[]> {
-  return (await readHistoryState(keystorePath, password)).records;
+/** The records of `keystorePath`'s history; none when there is no history yet. */
+export async function readHistory(keystorePath: string, password: string): Promise<HistoryRecords> {
+  const { payments, withdrawals } = await readHistoryState(keystorePath, password);
+  return { payments, withdrawals };
 }
 
 /** The records and destination assignments of `keystorePath`'s history. */
 export async function readHistoryState(keystorePath: string, password: string): Promise<HistoryState> {
   const path = historyPath(keystorePath);
-  if (!existsSync(path)) return { records: [], assignments: [] };
+  if (!existsSync(path)) return { payments: [], withdrawals: [], assignments: [] };
   const json = parseJsonFile(await readTextFile(path, 'history'), path, 'history') as Partial<HistoryFileJson> | null;
   const bad = () => new CliError('INVALID_FILE', `${path} is not a withdrawal history`, 'move it aside: withdraw writes a new one');
   if (typeof json !== 'object' || json === null || json.kind !== 'wraith-history' || json.version !== 1 || json.kdf?.name !== 'scrypt') throw bad();
   if (typeof json.nonce !== 'string' || typeof json.ciphertext !== 'string' || typeof json.kdf.salt !== 'string') throw bad();
   const key = await deriveKey(password, Buffer.from(json.kdf.salt, 'base64'), json.kdf);
   const sealed = Buffer.from(json.ciphertext, 'base64');
+  let state: Plaintext;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(json.nonce, 'base64'));
     decipher.setAAD(header(json as HistoryFileJson));
     decipher.setAuthTag(sealed.subarray(sealed.length - 16));
     const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
-    const state = JSON.parse(plain.toString('utf8')) as { records: HistoryRecord[]; assignments?: DestinationAssignment[] };
-    return { records: state.records, assignments: state.assignments ?? [] };
+    state = JSON.parse(plain.toString('utf8')) as Plaintext;
   } catch {
     throw new CliError('HISTORY_UNREADABLE', `${path} does not open with this password, or was modified`, 'use the password of the keystore it belongs to');
   }
+  const assignments = state.assignments ?? [];
+  if (state.version === undefined) return { payments: [], withdrawals: state.records.map(fromLegacy), assignments };
+  // Checked as any history file is: the same parse reads the web app's exports.
+  return { ...parseHistoryRecords({ version: 1, payments: state.payments, withdrawals: state.withdrawals }), assignments };
 }
 
 /**
- * Add `records` to the history of `keystorePath` (re-sealed under `password`), and `assignments`
- * (replacing an earlier one of the same payment and rule).
+ * Add `withdrawals` to the history of `keystorePath` (re-sealed under `password`), `assignments`
+ * (replacing an earlier one of the same payment and rule), and `payments` (merged into the record
+ * of the same payment, `upsertPayment`).
  */
-export async function appendHistory(keystorePath: string, password: string, records: HistoryRecord[], assignments: DestinationAssignment[] = []): Promise<void> {
-  if (records.length === 0 && assignments.length === 0) return;
+export async function appendHistory(keystorePath: string, password: string, withdrawals: WithdrawalRecord[], assignments: DestinationAssignment[] = [], payments: PaymentRecord[] = []): Promise<void> {
+  if (withdrawals.length === 0 && assignments.length === 0 && payments.length === 0) return;
   const before = await readHistoryState(keystorePath, password);
-  const replaced = (a: DestinationAssignment) => assignments.some((b) => b.stealth_address === a.stealth_address && b.rule === a.rule && b.chain_id === a.chain_id);
-  const all = { records: [...before.records, ...records], assignments: [...before.assignments.filter((a) => !replaced(a)), ...assignments] };
+  await writeHistoryState(keystorePath, password, {
+    ...payments.reduce<HistoryRecords>((history, p) => upsertPayment(history, p), before),
+    withdrawals: [...before.withdrawals, ...withdrawals],
+    assignments: [...before.assignments.filter((a) => !assignments.some((b) => b.stealth_address === a.stealth_address && b.rule === a.rule && b.chain_id === a.chain_id)), ...assignments],
+  });
+}
+
+/** Seal `state` as the history of `keystorePath` under `password` (a fresh salt and nonce), replacing the file atomically. */
+export async function writeHistoryState(keystorePath: string, password: string, state: HistoryState): Promise<void> {
+  const all = { version: 2, payments: state.payments, withdrawals: state.withdrawals, assignments: state.assignments };
   const kdf = { ...KDF, salt: randomBytes(16).toString('base64') };
   const key = await deriveKey(password, Buffer.from(kdf.salt, 'base64'), kdf);
   const nonce = randomBytes(12);

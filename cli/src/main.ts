@@ -15,6 +15,7 @@
  * @module
  */
 import { formatError, UsageError } from './errors.js';
+import { closest } from './suggest.js';
 
 const HELP = `wraith — post-quantum stealth payments from the command line
 
@@ -28,12 +29,13 @@ Commands:
   wraith register --keystore <file> --rpc <url> [--scheme 3|1000] [--clear] [--sign] [--yes]
   wraith register --relay <signature.json> --rpc <url> [--yes]
                                                    publish your meta-address in the ERC-6538 registry
-  wraith pay <name|0x address|meta-address> [--amount <wei>] [--token <address>] [--announce none|api|chain] …
+  wraith pay <name|0x address|meta-address|payment link|CID> [--amount 0.5] [--token <address>] [--announce none|api|chain] [--fingerprint <XXXX-…>] [--dry-run] …
   wraith scan --keystore <file> (--api <url> | --rpc <url>) [--cursor-file <file>] [--json]
   wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json>] (--all | --address <a>…)
                   (--to-file <fresh addresses> | --to-derive <path template> | --to <address> [--allow-linking])
                   [--token <a>…] [--yes]
-  wraith history --keystore <file> [--json | --csv]   withdrawals made, amounts and fees
+  wraith history --keystore <file> [--json | --csv] [--out <file>] [--import <file>]
+                                                   payments received and withdrawals made, amounts and fees
   wraith bench [--count <n>]                       announcements scanned per second here
 
 Secrets never go on the command line:
@@ -43,7 +45,22 @@ Secrets never go on the command line:
   WRAITH_DESTINATION_KEY  withdraw --to-derive: your wallet's xpub or recovery phrase (else a hidden prompt)
 Also read: WRAITH_API_URL (for --api), WRAITH_API_KEY, WRAITH_RPC_URL (for --rpc).
 
-Run \`wraith <command> --help\` for a command's options.`;
+Amounts are in the asset's unit: --amount 0.5 (ETH), 0.5ether, 100 (tokens, by the token's decimals);
+base units only when said: 100wei, or --base-units.
+
+Run \`wraith help <command>\` (or \`wraith <command> --help\`) for a command's options and an example.`;
+
+/** One example per command, shown by `wraith help <command>` and `<command> --help`. */
+const EXAMPLES: Record<string, string> = {
+  keys: 'wraith keys new --out bob.json && wraith keys show --keystore bob.json',
+  resolve: 'wraith resolve alice.eth --api https://wraith.example',
+  register: 'WRAITH_PRIVATE_KEY=0x… wraith register --keystore bob.json --rpc http://127.0.0.1:8545',
+  pay: 'WRAITH_PRIVATE_KEY=0x… wraith pay alice.eth --amount 0.5 --announce chain --rpc http://127.0.0.1:8545 --api https://wraith.example',
+  scan: 'wraith scan --keystore bob.json --rpc http://127.0.0.1:8545 --out found.json --json',
+  withdraw: 'wraith withdraw --keystore bob.json --rpc http://127.0.0.1:8545 --discoveries found.json --all --to-derive "m/44\'/60\'/0\'/0/{i}" --dry-run',
+  history: 'wraith history --keystore bob.json --csv --out history.csv',
+  bench: 'wraith bench --count 20000',
+};
 
 // Loaded on demand: viem (pay, scan, withdraw) alone takes longer to import than most commands take to run.
 type Command = { run: (argv: string[]) => Promise<void>; usage: string };
@@ -58,6 +75,22 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   bench: async () => import('./commands/bench.js').then((m) => ({ run: m.benchCommand, usage: m.USAGE })),
 };
 
+/** The command named `name`, or a usage error with the command it most likely meant. */
+async function commandOf(name: string): Promise<Command> {
+  const load = COMMANDS[name];
+  if (load === undefined) {
+    const meant = closest(name, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command ${JSON.stringify(name)}${meant === null ? '' : ` (did you mean ${meant}?)`}`, meant === null ? 'run `wraith help` for the commands and their options' : `run \`wraith ${meant} --help\``);
+  }
+  return load();
+}
+
+/** A command's usage and example, on stdout. */
+async function printUsage(name: string): Promise<void> {
+  const { usage } = await commandOf(name);
+  process.stdout.write(`usage: ${usage}\n\nexample:\n  ${EXAMPLES[name]}\n\nSee \`wraith help\` for the environment variables and amounts, and cli/README.md.\n`);
+}
+
 /** Exit once stdout and stderr are flushed (pipes are asynchronous on some systems). */
 function exit(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
@@ -71,6 +104,10 @@ function fail(error: unknown): void {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === 'help' && rest[0] !== undefined) {
+    await printUsage(rest[0]);
+    return;
+  }
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${HELP}\n`);
     return;
@@ -79,13 +116,11 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write('0.1.0\n');
     return;
   }
-  const load = COMMANDS[command];
-  if (load === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  const { run, usage } = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`usage: ${usage}\n\nSee \`wraith help\` for the environment variables, and cli/README.md.\n`);
+    await printUsage(command);
     return;
   }
+  const { run } = await commandOf(command);
   await run(rest);
 }
 

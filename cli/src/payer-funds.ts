@@ -18,6 +18,10 @@ export type CheckedPayment = {
   asset: PaymentAsset;
   /** The price and gas limits the check assumed: `payStealth` signs with them. */
   signWith: PaymentSigning;
+  /** The most the payment's transactions cost in fees (wei), of it the L1 data fee, and the coin needed at most (sent + fee). */
+  fee: bigint;
+  l1Fee: bigint;
+  coinNeeded: bigint;
 };
 
 /**
@@ -54,5 +58,5 @@ export async function checkPayerFunds(parameters: {
       'fund the paying account with the chain\'s coin, or pay less',
     );
   }
-  return { asset: estimate.asset, signWith: estimate.signWith };
+  return { asset: estimate.asset, signWith: estimate.signWith, fee: estimate.fee, l1Fee: estimate.l1Fee, coinNeeded: estimate.coinNeeded };
 }

@@ -55,7 +55,7 @@ const TRANSFER_SELECTOR = '0xa9059cbb';
  * the stealth address from a token contract. Null for a coin payment, a payment without a note,
  * or a transaction the node does not know. Read through the user's RPC only.
  */
-export async function noteToken(client: PublicClient, payment: SpendablePayment): Promise<Address | null> {
+export async function noteToken(client: PublicClient, payment: Pick<SpendablePayment, 'stealthAddress' | 'noteTxHash'>): Promise<Address | null> {
   if (payment.noteTxHash === null) return null;
   try {
     const tx = await client.getTransaction({ hash: payment.noteTxHash });

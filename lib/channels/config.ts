@@ -11,7 +11,7 @@
  * `SYMBOL:address:decimals` (`USDC:0x1c7D…7238:6,ETH:0x0000…0000:18`). Symbols are matched
  * case-insensitively and must be unique; the zero address stands for the chain's native asset.
  */
-import { toChecksumAddress } from '@wraith-pq/sdk';
+import { checksumProblem, toChecksumAddress } from '@wraith-pq/sdk';
 import { z } from 'zod';
 
 /** A token channels can be opened in. `address` is EIP-55; the zero address is the native asset. */
@@ -45,17 +45,15 @@ export const YELLOW_DEFAULTS = {
 /** Largest token precision accepted; real tokens use 0 to 24. */
 export const MAX_TOKEN_DECIMALS = 36;
 const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$/;
-const ADDRESS = /^0[xX][0-9a-fA-F]{40}$/;
 
 /** Unset or blank becomes undefined, as in lib/config.ts. */
 const unsetIfBlank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 /** Why `text` is not an EVM address, or undefined when it is one (a mixed-case address must carry a valid EIP-55 checksum). */
 function addressProblem(text: string): string | undefined {
-  if (!ADDRESS.test(text)) return 'must be 0x followed by 40 hex digits';
-  const digits = text.slice(2);
-  const mixedCase = digits !== digits.toLowerCase() && digits !== digits.toUpperCase();
-  if (mixedCase && toChecksumAddress(digits).slice(2) !== digits) return 'has an invalid EIP-55 checksum (use all lowercase to skip the check)';
+  const problem = checksumProblem(text);
+  if (problem === 'format') return 'must be 0x followed by 40 hex digits';
+  if (problem === 'checksum') return 'has an invalid EIP-55 checksum (use all lowercase to skip the check)';
   return undefined;
 }
 

@@ -67,9 +67,10 @@ export async function createChannel(request: CreateChannelRequest, { registry, c
       channelId,
       amount,
       chain: CHANNEL_CHAIN,
-      // The amount and chain sealed for the recipient too (PROTOCOL.md section 8): the plaintext
-      // amount stays for the interface, the note is what the recipient can trust came with the key.
-      metadata: sealNote(payment.sharedSecret, { amount: units, chainId: config.chainId }),
+      // The amount, token and chain sealed for the recipient too (PROTOCOL.md section 8.1; the zero
+      // address is the native asset, as the note has it): the plaintext amount stays for the
+      // interface, the note is what the recipient can trust came with the key.
+      metadata: sealNote(payment.sharedSecret, { amount: units, chainId: config.chainId, token: token.address }),
     });
   } catch (error) {
     await channels.remove(channelId).catch(() => undefined); // best effort; the publish error is what the client needs

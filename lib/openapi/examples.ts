@@ -63,14 +63,16 @@ export const EXAMPLE_KEYS = generateKeys({ spendingSecret: EXAMPLE_SEEDS.spendin
 const keyBundle = keyBundleJson(EXAMPLE_KEYS);
 const metaAddress = keyBundle.meta_address;
 
-/** The note the example sender seals for the recipient: 0.001 ETH on Ethereum mainnet. */
-const NOTE = { amount: '1000000000000000', chain_id: '1' } as const;
+/** The note the example sender seals for the recipient: 0.001 ETH (the chain's coin) on Ethereum mainnet, naming its asset (PROTOCOL.md 8.1). */
+const NOTE = { amount: '1000000000000000', chain_id: '1', token: 'coin' } as const;
 const payment = createStealthPayment(EXAMPLE_KEYS.metaAddress, { message: EXAMPLE_SEEDS.paymentMessage });
-const paymentMetadata = bytesToHex(announcementMetadata(payment, { amount: BigInt(NOTE.amount), chainId: BigInt(NOTE.chain_id) }));
+const paymentMetadata = bytesToHex(announcementMetadata(payment, { amount: BigInt(NOTE.amount), chainId: BigInt(NOTE.chain_id), token: NOTE.token }));
 /** The example payment's transaction hash (not a real transaction: REGISTRY_PUBLISH=open stores it as given). */
 export const EXAMPLE_TX_HASH = `0x${'5e'.repeat(32)}`;
 export const EXAMPLE_CHANNEL_ID = 'c4'.repeat(32);
 const UNKNOWN_CHANNEL_ID = '0f'.repeat(32);
+/** The token of the example channel: the default configuration's USDC (Circle's, on Sepolia). */
+const CHANNEL_USDC = YELLOW_DEFAULTS.tokens.find((t) => t.symbol === 'USDC')!.address;
 const channelPayment = createStealthPayment(EXAMPLE_KEYS.metaAddress, { message: EXAMPLE_SEEDS.channelMessage });
 const cid = cidForBytes(EXAMPLE_KEYS.metaAddress).toString();
 
@@ -115,7 +117,7 @@ const channelAnnouncement = {
   tx_hash: `channel:${EXAMPLE_CHANNEL_ID}`,
   amount: '25',
   chain: 'yellow',
-  metadata: bytesToHex(announcementMetadata(channelPayment, { amount: 25_000_000n, chainId: 11_155_111n }).subarray(1)),
+  metadata: bytesToHex(announcementMetadata(channelPayment, { amount: 25_000_000n, chainId: 11_155_111n, token: CHANNEL_USDC }).subarray(1)),
 };
 
 const channelSecret = oneTimeSecret(channelPayment);
@@ -162,7 +164,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       summary: 'A one-time address for the example recipient, with a sealed note of what is paid',
       body: { meta_address: metaAddress, note: NOTE },
       status: 200,
-      response: createStealthPaymentJson({ meta_address: metaAddress, scheme_id: undefined, channel_id: undefined, note: { tx_hash: undefined, amount: BigInt(NOTE.amount), chain_id: BigInt(NOTE.chain_id) } }, EXAMPLE_TIME, {
+      response: createStealthPaymentJson({ meta_address: metaAddress, scheme_id: undefined, channel_id: undefined, note: { tx_hash: undefined, amount: BigInt(NOTE.amount), chain_id: BigInt(NOTE.chain_id), token: NOTE.token } }, EXAMPLE_TIME, {
         message: EXAMPLE_SEEDS.paymentMessage,
       }),
     },
@@ -243,7 +245,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
             stealth_address_announced: null,
             stealth_address_mismatch: false,
             note_status: 'opened',
-            note: { tx_hash: null, amount: NOTE.amount, chain_id: NOTE.chain_id },
+            note: { tx_hash: null, amount: NOTE.amount, chain_id: NOTE.chain_id, token: NOTE.token },
             block_number: null,
             log_index: null,
             stealth_sk: oneTimeSecret(payment),
@@ -368,7 +370,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
             amount: '25',
             token: 'USDC',
             note_status: 'opened',
-            note: { tx_hash: null, amount: '25000000', chain_id: '11155111' },
+            note: { tx_hash: null, amount: '25000000', chain_id: '11155111', token: CHANNEL_USDC },
           },
         ],
         stats: { total_scanned: 1, view_tag_matches: 1, discoveries: 1, duration_ms: 2 },

@@ -21,6 +21,7 @@ import {
   fundChannelResponse,
   yellowConfigResponse,
 } from '../schemas/channels.ts';
+import { chainsResponse } from '../schemas/chains.ts';
 import { healthResponse } from '../schemas/health.ts';
 import { uploadRequest, uploadResponse } from '../schemas/ipfs.ts';
 import { keyBundleResponse } from '../schemas/keys.ts';
@@ -318,6 +319,17 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Private channels',
     summary: 'Channel network configuration',
     responses: [{ status: 200, description: 'Endpoint, contracts and supported tokens', schema: yellowConfigResponse }],
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/chains',
+    operationId: 'listChains',
+    tag: 'Service',
+    summary: 'Followed chains, their tokens and gasless withdrawals',
+    description:
+      'Every chain this server follows (CHAINS): its EIP-155 id, the tokens the operator names for it, and, when offered, the ERC-4337 v0.8 bundler and the paymaster that pays a withdrawal\'s gas for a fee in one of the accepted tokens. Never an RPC URL.',
+    responses: [{ status: 200, description: 'The followed chains', schema: chainsResponse }],
     errors: [],
   },
   {

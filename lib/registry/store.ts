@@ -13,7 +13,7 @@
  * removed again when a reorganisation drops their block.
  * Bytes are `Uint8Array` here; hex exists only at the HTTP boundary.
  */
-import { CIPHERTEXT_BYTES, ERC8441_EPHEMERAL_KEY_BYTES, ERC8441_SCHEME_ID, SEALED_NOTE_BYTES } from '@wraith-pq/sdk';
+import { CIPHERTEXT_BYTES, ERC8441_EPHEMERAL_KEY_BYTES, ERC8441_SCHEME_ID, isSealedNoteLength, SEALED_NOTE_BYTES, SEALED_NOTE_V1_BYTES } from '@wraith-pq/sdk';
 
 /** This format's ERC-5564 scheme id (PROTOCOL.md section 7): the scheme of every row that names none. */
 export const WRAITH_SCHEME_ID = 1000;
@@ -58,8 +58,8 @@ export type StoredAnnouncement = {
    */
   stealthAddress: string | null;
   /**
-   * What follows the view tag in the ERC-5564 metadata, or null: the 92-byte sealed note
-   * (PROTOCOL.md section 8) under scheme 1000; under scheme 3 any bytes (a note, ERC-5564 token
+   * What follows the view tag in the ERC-5564 metadata, or null: the sealed note (PROTOCOL.md
+   * section 8: 92 bytes, or 112 for the note that names its asset, 8.1) under scheme 1000; under scheme 3 any bytes (a note, ERC-5564 token
    * metadata, or other; section 10).
    */
   metadata: Uint8Array | null;
@@ -256,7 +256,7 @@ export function eventsInChainOrder(events: readonly ChainEvent[]): readonly Chai
  * counts) and a length (null start: no note), sliced by position in SQL. Thousands of byte strings
  * as array or JSON elements cost several times more to encode and parse.
  * @throws {RangeError} for a key of the wrong length for its scheme, or a scheme-1000 note that is
- * not 92 bytes (the decoder never yields either).
+ * neither 92 nor 112 bytes (PROTOCOL.md sections 7 and 8.1; the decoder never yields either).
  */
 export function packChainEventBytes(events: readonly ChainEvent[]): {
   keys: Buffer;
@@ -274,8 +274,8 @@ export function packChainEventBytes(events: readonly ChainEvent[]): {
   for (const x of events) {
     const schemeId = x.schemeId ?? WRAITH_SCHEME_ID;
     if (x.ephemeralKey.length !== ephemeralKeyBytesOf(schemeId)) throw new RangeError(`A chain event of scheme ${schemeId} carries an ephemeral key of the wrong length.`);
-    if (schemeId === WRAITH_SCHEME_ID && x.metadata !== null && x.metadata.length !== SEALED_NOTE_BYTES) {
-      throw new RangeError(`Chain events of scheme ${WRAITH_SCHEME_ID} carry ${SEALED_NOTE_BYTES}-byte notes.`);
+    if (schemeId === WRAITH_SCHEME_ID && x.metadata !== null && !isSealedNoteLength(x.metadata.length)) {
+      throw new RangeError(`Chain events of scheme ${WRAITH_SCHEME_ID} carry ${SEALED_NOTE_BYTES}- or ${SEALED_NOTE_V1_BYTES}-byte notes.`);
     }
     keyStarts.push(keyAt + 1);
     keyAt += x.ephemeralKey.length;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { announcementJson } from './announcement.ts';
-import { hexToBytes, isCompressedPoint, toChecksumAddress } from '@wraith-pq/sdk';
+import { checksumProblem, hexToBytes, isCompressedPoint, isSealedNoteLength, SEALED_NOTE_BYTES, SEALED_NOTE_V1_BYTES, toChecksumAddress } from '@wraith-pq/sdk';
 import { hexBytes, optional, plainText, queryInteger, viewTag } from './fields.ts';
 
 /** Longest accepted tx_hash (after trimming); real hashes are 66 characters or fewer. */
@@ -27,8 +27,13 @@ export const DEFAULT_LIST_LIMIT = 100;
 
 /** Scheme-1000 ML-KEM ciphertext or scheme-3 `epk || ct` (PROTOCOL.md sections 6 and 10). */
 const EPHEMERAL_KEY_PATTERN = /^(0[xX])?([0-9a-fA-F]{2176}|[0-9a-fA-F]{2242})$/;
-/** What may follow the view tag of a scheme-3 record over HTTP: nothing, ERC-5564 token metadata or a sealed note. */
-const SCHEME3_METADATA_BYTES = [56, 92];
+/**
+ * What may follow the view tag of a scheme-3 record over HTTP: ERC-5564 token metadata or a sealed
+ * note of either version (PROTOCOL.md sections 8.1 and 10).
+ */
+const SCHEME3_METADATA_BYTES = [56, SEALED_NOTE_BYTES, SEALED_NOTE_V1_BYTES];
+/** Scheme 1000's metadata as published: the ERC-5564 metadata with its view tag (93 or 113 bytes), or the sealed note alone (92 or 112). */
+const withViewTag = (metadata: Uint8Array): boolean => isSealedNoteLength(metadata.length - 1);
 
 export const publishAnnouncementRequest = z
   .object({
@@ -76,7 +81,7 @@ export const publishAnnouncementRequest = z
         .regex(/^(0[xX])?([0-9a-fA-F]{2})+$/, 'must be hex')
         .transform((text) => hexToBytes(text))
         .describe(
-          'Scheme 1000: the 93-byte ERC-5564 metadata from stealth/create (view tag + sealed note) or the 92-byte sealed note alone (PROTOCOL.md section 8). Scheme 3: what follows the view tag, 56 bytes (ERC-5564 token metadata) or 92 (a sealed note)',
+          'Scheme 1000: the ERC-5564 metadata from stealth/create (view tag + sealed note: 113 bytes for the note that names its asset, PROTOCOL.md 8.1, or 93) or the sealed note alone (112 or 92 bytes, section 8). Scheme 3: what follows the view tag, 56 bytes (ERC-5564 token metadata) or a sealed note (112 or 92)',
         ),
     ),
   })
@@ -90,9 +95,9 @@ export const publishAnnouncementRequest = z
     const metadata = request.metadata;
     if (keyScheme === 1000) {
       if (request.stealth_address !== undefined) ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'is taken from the chain for scheme 1000 rows, not from a publish' });
-      if (metadata !== undefined && metadata.length !== 92 && metadata.length !== 93) {
-        ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'must be the 93-byte ERC-5564 metadata (view tag + sealed note) or the 92-byte sealed note, in hex' });
-      } else if (metadata !== undefined && metadata.length === 93 && metadata[0] !== request.view_tag) {
+      if (metadata !== undefined && !withViewTag(metadata) && !isSealedNoteLength(metadata.length)) {
+        ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'must be the ERC-5564 metadata (view tag + sealed note: 113 or 93 bytes) or the sealed note alone (112 or 92 bytes), in hex' });
+      } else if (metadata !== undefined && withViewTag(metadata) && metadata[0] !== request.view_tag) {
         ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'its first byte (the view tag) must equal view_tag' });
       }
       return;
@@ -102,11 +107,12 @@ export const publishAnnouncementRequest = z
     }
     if (request.stealth_address === undefined) {
       ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'is required for scheme 3: the scanner decides on the announced address' });
-    } else if (!hasValidChecksum(request.stealth_address)) {
+    } else if (checksumProblem(request.stealth_address) !== null) {
+      // The SDK's one EIP-55 rule: a mixed case that is not the checksum is a typo; one case throughout is accepted.
       ctx.addIssue({ code: 'custom', path: ['stealth_address'], message: 'a mixed-case address must carry a valid EIP-55 checksum' });
     }
     if (metadata !== undefined && !SCHEME3_METADATA_BYTES.includes(metadata.length)) {
-      ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'for scheme 3 must be what follows the view tag: 56 bytes (ERC-5564 token metadata) or 92 (a sealed note)' });
+      ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'for scheme 3 must be what follows the view tag: 56 bytes (ERC-5564 token metadata) or a sealed note (112 or 92 bytes)' });
     }
   })
   .transform((request) => ({
@@ -114,16 +120,9 @@ export const publishAnnouncementRequest = z
     scheme_id: request.ephemeral_key.length === 1121 ? (3 as const) : (1000 as const),
     stealth_address: request.stealth_address === undefined ? undefined : toChecksumAddress(request.stealth_address),
     // The record keeps what follows the view tag (PROTOCOL.md section 6).
-    metadata: request.metadata === undefined ? undefined : request.metadata.length === 93 ? request.metadata.subarray(1) : request.metadata,
+    metadata: request.metadata === undefined ? undefined : request.ephemeral_key.length !== 1121 && withViewTag(request.metadata) ? request.metadata.subarray(1) : request.metadata,
   }))
   .describe('PublishAnnouncementRequest');
-
-/** A mixed-case address must match its EIP-55 checksum; one case throughout is accepted as is. */
-function hasValidChecksum(address: string): boolean {
-  const body = address.slice(2);
-  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
-  return toChecksumAddress(address) === `0x${body}`;
-}
 
 export type PublishAnnouncementRequest = z.output<typeof publishAnnouncementRequest>;
 

@@ -15,14 +15,20 @@ function unsignedDecimal(bits: number, description: string) {
     .describe(description);
 }
 
+/** What a note names as paid (PROTOCOL.md 8.1): the chain's coin, or an ERC-20 contract. */
+const noteToken = z
+  .union([z.literal('coin'), z.string().trim().regex(/^0[xX][0-9a-fA-F]{40}$/, "must be 'coin' or a token contract's address: 0x and 40 hex digits")])
+  .describe("The asset paid: 'coin' (the chain's native coin; the zero address means the same) or the ERC-20 contract's address. Given, the note names its asset (PROTOCOL.md 8.1: 112 bytes sealed, metadata 113), so the recipient's wallet shows what was paid at once");
+
 /** The sealed note's fields (PROTOCOL.md section 8); each absent one is sealed as zero. */
 export const noteInput = z
   .object({
     tx_hash: optional(hexBytes(32, 'Transaction that paid, when it differs from the announcing one (32 bytes)')),
     amount: optional(unsignedDecimal(256, 'Amount paid in base units (wei, or the token\'s smallest unit), decimal')),
     chain_id: optional(unsignedDecimal(64, 'EIP-155 id of the chain that holds the funds, decimal')),
+    token: optional(noteToken),
   })
-  .describe('Note sealed for the recipient (only they can open it): what was paid, where');
+  .describe('Note sealed for the recipient (only they can open it): what was paid, of which asset, where');
 
 /** An opened note in responses (PROTOCOL.md section 8): null fields were absent (zero). */
 export const openedNoteJson = z
@@ -30,6 +36,10 @@ export const openedNoteJson = z
     tx_hash: prefixedHash32Output('0x + 64 hex').nullable().describe('0x + 64 hex, or null'),
     amount: z.string().nullable().describe('Base units, decimal, or null'),
     chain_id: z.string().nullable().describe('EIP-155 chain id, decimal, or null'),
+    token: z
+      .union([z.literal('coin'), evmAddressOutput('The ERC-20 contract paid (EIP-55)')])
+      .nullable()
+      .describe("The asset the sender names (PROTOCOL.md 8.1): 'coin' for the chain's native coin, the ERC-20 contract's EIP-55 address, or null when the note does not say (version 0). The sender's claim: name a token from a list you trust or its contract, and read balances from the chain"),
   })
   .describe('OpenedNote');
 
@@ -60,11 +70,13 @@ export const createStealthResponse = z
       .regex(/^([0-9a-f]{2176}|[0-9a-f]{2242})$/)
       .describe('What to announce as ephemeralPubKey and publish as ephemeral_key: the ML-KEM-768 ciphertext (1088 bytes, scheme 1000) or epk || ct (1121 bytes, scheme 3)'),
     view_tag: z.int().min(0).max(255).describe('View tag: publish it with the ciphertext'),
-    announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call)'),
-    metadata: hexOutput(
-      93,
-      'ERC-5564 metadata to announce on chain (PROTOCOL.md sections 7 and 8, 93 bytes): the view tag, then the sealed note (the request\'s note, or an empty one). Only the recipient can open the note',
-    ),
+    announcement: announcementJson.describe('The announcement to publish (id 0, nothing is published by this call): POST it to /registry/announcements as it is, with tx_hash filled in. Its stealth_address is null for scheme 1000 (a scheme-1000 row takes its address from the chain, never from a publish) and the one-time address for scheme 3 (required there)'),
+    metadata: z
+      .string()
+      .regex(/^([0-9a-f]{186}|[0-9a-f]{226})$/)
+      .describe(
+        'ERC-5564 metadata to announce on chain (PROTOCOL.md sections 7, 8 and 8.1): the view tag, then the sealed note (the request\'s note, or an empty one): 113 bytes when the note names its token, else 93. Only the recipient can open the note',
+      ),
   })
   .describe('CreateStealthResponse');
 

@@ -15,6 +15,7 @@ import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
 import { ChainIdentityError, startChains } from './chain.ts';
 import { getRegistry } from './registry.ts';
+import { startGatewayWatcher } from '../names/gateway/start.ts';
 import { processSingleton } from './singleton.ts';
 
 /**
@@ -52,5 +53,6 @@ export async function boot(): Promise<void> {
     process.exit(1);
   }
   if (refused !== undefined) throw refused;
+  startGatewayWatcher();
   processSingleton(BOOTED_SLOT, () => true);
 }

@@ -20,6 +20,7 @@ import type { ChainConfig } from '../config.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
+import { checkGasless } from './gasless-check.ts';
 import { getRegistry } from './registry.ts';
 import { onShutdown } from './shutdown.ts';
 import { peekProcessSingleton, processSingleton } from './singleton.ts';
@@ -170,6 +171,17 @@ export function startChains(): Promise<void> {
       seen.set(id, chain.config.name);
     });
     if (problems.length > 0) throw new ChainIdentityError(`Invalid chains (CHAINS / CHAIN_RPC_URL):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // Gasless settings of the chains that answered: a paymaster without code or a bundler without
+    // EntryPoint v0.8 stops the server like a contradicted chain id (lib/server/gasless-check.ts).
+    const checks = await Promise.all(
+      state.chains.map((chain, i) => {
+        const id = ids[i];
+        return id === undefined ? undefined : checkGasless(chain.config, chain.clients, id, STARTUP_ID_WAIT_MS);
+      }),
+    );
+    const refusals = checks.flatMap((check) => check?.refusals ?? []);
+    if (refusals.length > 0) throw new ChainIdentityError(`Invalid gasless settings (CHAINS gasless):\n${refusals.map((p) => `  - ${p}`).join('\n')}`);
+    for (const warning of checks.flatMap((check) => check?.warnings ?? [])) log('warn', 'gasless settings not checked', { error: warning });
     state.chains.forEach((chain, i) => {
       const id = ids[i];
       if (id !== undefined) identified(state, chain, id);
@@ -213,6 +225,10 @@ async function identifyLater(state: Chains, chain: FollowedChain, first: Promise
     chain.problem = `refused: its RPC answers chain id ${id}, which ${other.config.name} already follows`;
   } else {
     identified(state, chain, id);
+    // Too late to stop the server: the refusals are logged as errors (GET /api/v1/chains still lists them).
+    const { refusals, warnings } = await checkGasless(chain.config, chain.clients, id, STARTUP_ID_WAIT_MS);
+    for (const refusal of refusals) log('error', 'gasless settings cannot work', { error: refusal });
+    for (const warning of warnings) log('warn', 'gasless settings not checked', { error: warning });
     return;
   }
   chain.refused = true;

@@ -10,9 +10,9 @@
  * must never pay it. RPC failures are 502 UPSTREAM_ERROR / 504 UPSTREAM_TIMEOUT, never quoting
  * the RPC's URL (it may carry an API key).
  */
-import { bytesToHex, decodeAnyMetaAddress, ERC8441_SCHEME_ID, WRAITH_SCHEME_ID_1000 } from '@wraith-pq/sdk';
+import { bytesToHex, checksumProblem, decodeAnyMetaAddress, ERC8441_SCHEME_ID, WRAITH_SCHEME_ID_1000 } from '@wraith-pq/sdk';
 import { ERC6538_REGISTRY_ADDRESS, stealthMetaAddressOf } from '@wraith-pq/sdk/evm';
-import { getAddress, isAddress, type Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { withinTimeout } from '../chain/rpc.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { upstreamError, upstreamTimeout } from '../ipfs/upstream.ts';
@@ -52,13 +52,12 @@ export async function registeredMetaAddress(address: string, query: Erc6538Query
 }
 
 function parseRegistrant(address: string): Address {
-  const hex = /^0[xX]([0-9a-fA-F]{40})$/.exec(address.trim())?.[1];
+  const text = address.trim();
   // Mixed case must carry a valid EIP-55 checksum (a typo would otherwise read someone else's entry).
-  const oneCase = hex !== undefined && (hex === hex.toLowerCase() || hex === hex.toUpperCase());
-  if (hex === undefined || (!oneCase && !isAddress(`0x${hex}`, { strict: true }))) {
+  if (checksumProblem(text) !== null) {
     throw validationError([{ path: 'address', issue: 'must be an EVM address: 0x and 40 hex digits, all one case or with a valid EIP-55 checksum' }]);
   }
-  return getAddress(`0x${hex.toLowerCase()}`);
+  return getAddress(`0x${text.slice(2).toLowerCase()}`);
 }
 
 /** The followed chain to read: the one `chain_id` names, or the only one (lib/server/chain.ts). */

@@ -17,9 +17,9 @@ import {
   erc8441Offset,
   erc8441RowOf,
   erc8441StealthKey,
+  isSealedNoteLength,
   KeyMismatchError,
-  openNote,
-  SEALED_NOTE_BYTES,
+  readNote,
   suiAddressOf,
   type Discovery,
   type Erc8441Announcement,
@@ -159,10 +159,11 @@ function isSpendingKeyOf(scanner: Erc8441Scanner, spendingSecret: Uint8Array): b
 function erc8441DiscoveryJson(row: StoredAnnouncement, scanner: Erc8441Scanner, stealthAddress: string, ss: Uint8Array, spendingSecret: Uint8Array | undefined): DiscoveryJson {
   // A match passed the offset's range check, so H(ss) is a valid scalar (ERC-8441 Section 1).
   const stealthPoint = secp256k1.Point.fromBytes(scanner.meta.spendingPublicKey).add(secp256k1.Point.BASE.multiply(erc8441Offset(ss)!));
-  const note = row.metadata !== null && row.metadata.length === SEALED_NOTE_BYTES ? openNote(ss, row.metadata) : null;
+  // What follows a scheme-3 view tag is a note only at a note's length (PROTOCOL.md section 10).
+  const { noteStatus, note } = readNote(ss, row.metadata !== null && isSealedNoteLength(row.metadata.length) ? row.metadata : undefined);
   const json = discoveryFields({ scheme_id: 3, stealth_address: stealthAddress, stealth_sui_address: suiAddressOf(stealthPoint) }, row, {
     stealth_address_mismatch: false,
-    note_status: row.metadata !== null && row.metadata.length === SEALED_NOTE_BYTES ? (note === null ? 'unreadable' : 'opened') : 'absent',
+    note_status: noteStatus,
     note: noteToJson(note),
   });
   if (spendingSecret !== undefined) {
@@ -211,12 +212,17 @@ function discoveryToJson(discovery: Discovery<StoredAnnouncement>): DiscoveryJso
   return json;
 }
 
-/** A sealed note opened by the scanner, in JSON (PROTOCOL.md section 8): decimal strings, null for absent fields. */
+/**
+ * A sealed note opened by the scanner, in JSON (PROTOCOL.md section 8): decimal strings, null for
+ * absent fields; `token` the asset a version-1 note names (8.1: `coin` or the token's EIP-55
+ * address), null for a version-0 note.
+ */
 export function noteToJson(note: PaymentNote | null): OpenedNoteJson | null {
   if (note === null) return null;
   return {
     tx_hash: note.txHash,
     amount: note.amount === null ? null : note.amount.toString(),
     chain_id: note.chainId === null ? null : note.chainId.toString(),
+    token: note.token,
   };
 }

@@ -24,6 +24,8 @@ export function createStealthPaymentJson(
     txHash: note?.tx_hash ?? null,
     amount: note?.amount ?? null,
     chainId: note?.chain_id ?? null,
+    // Naming the asset seals the note of PROTOCOL.md 8.1 (113 bytes of metadata), which senders should write.
+    token: note?.token ?? null,
   });
   const ephemeralKey = bytesToHex(payment.ephemeralCiphertext);
   return {
@@ -43,7 +45,9 @@ export function createStealthPaymentJson(
       amount: null,
       chain: null,
       chain_id: null,
-      stealth_address: payment.stealthAddress,
+      // As the registry will list it: a scheme-1000 row's address comes from the chain, never from a
+      // publish (API.md), so a client can publish this object with its tx_hash as it is.
+      stealth_address: payment.schemeId === 3 ? payment.stealthAddress : null,
       metadata: bytesToHex(metadata.subarray(1)), // the record keeps the note after the view tag (PROTOCOL.md section 6)
       block_number: null,
       log_index: null,

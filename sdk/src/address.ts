@@ -37,6 +37,32 @@ export function toChecksumAddress(address: string): string {
   return checksumOfLoadedHex();
 }
 
+/** `0x` (or `0X`) and 40 hex digits. */
+const PREFIXED_ADDRESS_HEX = /^0[xX][0-9a-fA-F]{40}$/;
+
+/** Why a typed EVM address cannot be trusted: not `0x` and 40 hex digits, or a mixed case that is not its EIP-55 checksum. */
+export type AddressProblem = 'format' | 'checksum';
+
+/**
+ * The one EIP-55 rule of Wraith (server, web app, CLI): `0x` and 40 hex digits, and, when the
+ * digits mix upper and lower case, exactly the EIP-55 checksum of the address. One case throughout
+ * carries no checksum and is accepted as is (EIP-55: "all lowercase or all uppercase"). A mixed
+ * case that is not the checksum means a mistyped character: paying it would send money to an
+ * address nobody holds the key of. Returns null when `address` passes.
+ * @example
+ * import { checksumProblem } from '@wraith-pq/sdk';
+ * checksumProblem('0x52908400098527886E0F7030069857D2E4169EE7'); // null: a valid checksum
+ * checksumProblem('0x52908400098527886e0F7030069857D2E4169EE7'); // 'checksum': one letter's case is wrong
+ * checksumProblem('0x52908400098527886e0f7030069857d2e4169ee7'); // null: all lowercase, no checksum to check
+ * checksumProblem('0x5290'); // 'format'
+ */
+export function checksumProblem(address: string): AddressProblem | null {
+  if (typeof address !== 'string' || !PREFIXED_ADDRESS_HEX.test(address)) return 'format';
+  const digits = address.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return null;
+  return toChecksumAddress(digits).slice(2) === digits ? null : 'checksum';
+}
+
 /**
  * EIP-55 address of the 20 raw bytes at `offset` in `bytes` (a decoded binary page's stealth
  * address): the hex digits go straight into the Keccak block, with no string to parse first.

@@ -12,7 +12,9 @@
  *            | u16 length + UTF-8 tx_hash    if fields & 2
  *            | u16 length + UTF-8 amount     if fields & 4
  *            | u16 length + UTF-8 chain      if fields & 8
- *            | u32 length + metadata         if fields & 16 (the sealed note, PROTOCOL.md section 8)
+ *            | u32 length + metadata         if fields & 16 (what follows the view tag: the sealed note,
+ *                                              PROTOCOL.md section 8, 92 bytes or 112 naming its
+ *                                              asset, 8.1; any bytes under scheme 3)
  *            | stealth address (20)          if fields & 32
  *            | block_number u64 | log_index u32   if fields & 64 (chain events)
  *            | chain_id u64 (8)              if fields & 128 (EIP-155 id; absent: null)
@@ -24,6 +26,9 @@
  * of scheme 3 carry metadata of any length); `fields` is a u16, bits 8 to 15 free for later
  * fields. Version 1 was `id u64 | timestamp u64 | view_tag u8 | fields u8 | ephemeral_key
  * (1088)` followed by the fields of flags 1 to 64 as above, except a u8 metadata length.
+ * Neither version fixes the metadata's size: the 112-byte note of PROTOCOL.md 8.1 needed no new
+ * layout (its length fits version 1's u8 too), and the decoder passes whatever length a record
+ * declares to the scanner, which opens a note of either version by that length.
  *
  * The decoder reads both versions: a full page is cached for a year as immutable (see below),
  * so a client may meet version-1 pages from its own HTTP cache or a CDN long after the server

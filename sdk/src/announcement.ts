@@ -4,7 +4,7 @@
  */
 import { hexToBytes, isAllZero } from './bytes.ts';
 import { InvalidAnnouncementError, WraithError } from './errors.ts';
-import { SEALED_NOTE_BYTES } from './note.ts';
+import { isSealedNoteLength } from './note.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
 /** The registry's JSON record (snake_case, hex). */
@@ -19,7 +19,7 @@ export type AnnouncementRecord = {
   chain?: string | null;
   /** Chain events: the one-time EVM address the announcement named (EIP-55). */
   stealth_address?: string | null;
-  /** Hex of the 92-byte sealed note (PROTOCOL.md section 8): the ERC-5564 metadata after its view-tag byte. */
+  /** Hex of the sealed note (PROTOCOL.md section 8: 92 bytes, or 112 naming its asset, 8.1): the ERC-5564 metadata after its view-tag byte. */
   metadata?: string | null;
   /** Chain events: where the event sits; null for HTTP publishes. */
   block_number?: number | null;
@@ -38,7 +38,7 @@ export type Announcement = {
   chain?: string | null;
   /** Chain events: the one-time EVM address the announcement named (EIP-55). */
   stealthAddress?: string | null;
-  /** The 92-byte sealed note (PROTOCOL.md section 8). */
+  /** The sealed note (PROTOCOL.md section 8: 92 bytes, or 112 naming its asset, 8.1). */
   metadata?: Uint8Array | null;
   blockNumber?: number | null;
   logIndex?: number | null;
@@ -160,7 +160,7 @@ export function parseAnnouncement(input: AnnouncementInput, path = 'announcement
 /**
  * The sealed note an announcement carries (PROTOCOL.md section 6: `metadata` is the note alone,
  * without the on-chain view-tag byte): `undefined` when it carries none (absent, null, empty),
- * `null` when what it carries cannot be a note (not bytes or hex, or not exactly 92 bytes).
+ * `null` when what it carries cannot be a note (not bytes or hex, or neither 92 nor 112 bytes).
  */
 export function sealedNoteOf(input: AnnouncementInput): Uint8Array | null | undefined {
   // Every form names it `metadata`: bytes in byte rows and payments, hex in records.
@@ -179,7 +179,7 @@ export function sealedNoteOf(input: AnnouncementInput): Uint8Array | null | unde
   } else {
     return null;
   }
-  return metadata.length === SEALED_NOTE_BYTES ? metadata : null;
+  return isSealedNoteLength(metadata.length) ? metadata : null;
 }
 
 /** The stealth address an announcement names (chain events), if any. */

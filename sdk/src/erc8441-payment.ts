@@ -66,7 +66,10 @@ export function ecdhX(scalar: bigint, point: CurvePoint): Uint8Array {
 }
 
 export type CreateErc8441PaymentOptions = {
-  /** Sealed into the announcement's metadata after the view tag (PROTOCOL.md sections 8 and 10, `K := ss`). */
+  /**
+   * Sealed into the announcement's metadata after the view tag (PROTOCOL.md sections 8 and 10,
+   * `K := ss`): version 1 (112 bytes, 8.1) when it names its `token`, else version 0 (92 bytes).
+   */
   note?: PaymentNoteInput;
   /** Test vectors only: the ephemeral scalar `esk` (32 bytes). Random when omitted. */
   ephemeralSecretKey?: BytesInput;
@@ -86,7 +89,7 @@ export type Erc8441Payment = {
   /** `epk || ct` (1121 bytes): the announcement's `ephemeralPubKey`. */
   ephemeralPubKey: Uint8Array;
   viewTag: number;
-  /** The announcement's `metadata`: the view tag, then the sealed note (92 bytes) when one was given. */
+  /** The announcement's `metadata`: the view tag, then the sealed note (112 bytes naming its token, else 92) when one was given. */
   metadata: Uint8Array;
   /** `ss`. Secret to the payment: with the one-time key it gives the recipient's spending key. */
   sharedSecret: Uint8Array;
@@ -95,7 +98,7 @@ export type Erc8441Payment = {
 /**
  * Pay an ERC-8441 recipient (the ERC's Section 2.4).
  * @example
- * const payment = createErc8441Payment(recipientMeta, { note: { amount: 10n ** 17n, chainId: 8453n } });
+ * const payment = createErc8441Payment(recipientMeta, { note: { amount: 10n ** 17n, chainId: 8453n, token: 'coin' } });
  * await wallet.sendTransaction({ to: payment.stealthAddress, value: 10n ** 17n });
  * // then announce(3, payment.stealthAddress, payment.ephemeralPubKey, payment.metadata)
  * @throws {InvalidMetaAddressError} for a meta-address that fails the ERC's Section 2.2.

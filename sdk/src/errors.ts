@@ -27,7 +27,8 @@ export type WraithErrorCode =
   | 'INSUFFICIENT_GAS'
   | 'TRANSACTION_REVERTED'
   | 'PAYMENT_NOT_ANNOUNCED'
-  | 'SUI_TRANSACTION_FAILED';
+  | 'SUI_TRANSACTION_FAILED'
+  | 'INVALID_HISTORY';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

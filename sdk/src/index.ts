@@ -46,6 +46,24 @@ export {
   type EncodeMetaAddressParameters,
 } from './meta-address.ts';
 export { metaAddressFingerprint, fingerprintMatches } from './fingerprint.ts';
+export {
+  CSV_COLUMNS as HISTORY_CSV_COLUMNS,
+  csvField,
+  historyCsv,
+  historyJson,
+  historyRows,
+  InvalidHistoryError,
+  mergeHistory,
+  parseHistoryRecords,
+  samePayment,
+  upsertPayment,
+  type HistoryRecord,
+  type HistoryRecords,
+  type MergeOutcome,
+  type PaymentRecord,
+  type WithdrawalRecord,
+} from './history.ts';
+export { nameRegistrationMessage, spendingAccountOf, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
@@ -56,15 +74,22 @@ export {
   type StealthAddress,
   type StealthKeys,
 } from './stealth-keys.ts';
-export { evmAddressOf, suiAddressOf, toChecksumAddress } from './address.ts';
+export { checksumProblem, evmAddressOf, suiAddressOf, toChecksumAddress, type AddressProblem } from './address.ts';
 export {
   sealNote,
   openNote,
   encodeNote,
+  readNote,
   announcementMetadata,
+  isSealedNoteLength,
   NOTE_PLAINTEXT_BYTES,
   SEALED_NOTE_BYTES,
   ANNOUNCEMENT_METADATA_BYTES,
+  NOTE_V1_PLAINTEXT_BYTES,
+  SEALED_NOTE_V1_BYTES,
+  ANNOUNCEMENT_METADATA_V1_BYTES,
+  type NoteReading,
+  type NoteToken,
   type PaymentNote,
   type PaymentNoteInput,
 } from './note.ts';

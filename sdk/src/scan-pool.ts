@@ -22,9 +22,14 @@ import type { ScanKernelName } from './scan-kernel.ts';
 import type { ScanWorkerRequest, ScanWorkerResponse } from './scan-worker-protocol.ts';
 import { CIPHERTEXT_BYTES } from './viewing-key.ts';
 
-/** The part of a Web Worker or a Node `worker_threads` Worker the pool uses. */
+/**
+ * The part of a Web Worker or a Node `worker_threads` Worker the pool uses: `new Worker(...)` of
+ * either is assignable to it under `strict`. The pool always passes a transfer list (the
+ * ciphertext buffers, or none), so a `postMessage` that requires one (the DOM's `Transferable[]`
+ * overload) fits.
+ */
 export type ScanWorkerLike = {
-  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
   terminate(): unknown;
   addEventListener?(type: 'message' | 'error', listener: (event: any) => void): void;
   on?(event: 'message' | 'error', listener: (value: any) => void): void;
@@ -229,7 +234,7 @@ export async function createScanPool(keys: ScanKeys, options: CreateScanPoolOpti
   let kernels: EffectiveKernel[] = [];
   try {
     channels.forEach((c) =>
-      c.worker.postMessage({ type: 'init', keys: workerKeys, ...(options.mode ? { mode: options.mode } : {}), ...(options.kernel ? { kernel: options.kernel } : {}) }),
+      c.worker.postMessage({ type: 'init', keys: workerKeys, ...(options.mode ? { mode: options.mode } : {}), ...(options.kernel ? { kernel: options.kernel } : {}) }, []),
     );
     kernels = await Promise.all(channels.map((c) => c.ready()));
   } catch (error) {

@@ -114,11 +114,15 @@ export function createScanWorkerHandler(): (request: ScanWorkerRequest) => ScanW
   };
 }
 
-/** The messaging side of a worker: a Web Worker's `self`, or Node's `worker_threads` `parentPort`. */
+/**
+ * The messaging side of a worker: a Web Worker's `self`, or Node's `worker_threads` `parentPort`.
+ * The listener takes any event object (the DOM's `MessageEvent`, `@types/node`'s `Event`): the
+ * request is read from its `data`.
+ */
 export type ScanWorkerScope = {
   postMessage(message: unknown, transfer: ArrayBuffer[]): void;
-  addEventListener?(type: 'message', listener: (event: { data: ScanWorkerRequest }) => void): void;
-  on?(event: 'message', listener: (data: ScanWorkerRequest) => void): void;
+  addEventListener?(type: 'message', listener: (event: object) => void): void;
+  on?(event: 'message', listener: (data: any) => void): void;
 };
 
 /**
@@ -129,15 +133,17 @@ export type ScanWorkerScope = {
  * // Node, a worker_threads script:
  * import { parentPort } from 'node:worker_threads';
  * import { connectScanWorker } from '@wraith-pq/sdk/scan';
- * connectScanWorker(parentPort);
+ * connectScanWorker(parentPort); // parentPort is `MessagePort | null`: null off a worker thread, refused
+ * @throws {InvalidArgumentError} when `scope` is null (`parentPort` outside a worker thread) or has neither `addEventListener` nor `on`.
  */
-export function connectScanWorker(scope: ScanWorkerScope): void {
+export function connectScanWorker(scope: ScanWorkerScope | null): void {
+  if (scope === null || typeof scope !== 'object') throw new InvalidArgumentError('scope', 'is null: call connectScanWorker(parentPort) in a worker_threads script, where parentPort is set');
   const handle = createScanWorkerHandler();
   const reply = (request: ScanWorkerRequest) => {
     const response = handle(request);
     scope.postMessage(response, response.type === 'result' && response.ciphertexts ? [response.ciphertexts] : []);
   };
-  if (typeof scope.addEventListener === 'function') scope.addEventListener('message', (event) => reply(event.data));
+  if (typeof scope.addEventListener === 'function') scope.addEventListener('message', (event) => reply((event as { data: ScanWorkerRequest }).data));
   else if (typeof scope.on === 'function') scope.on('message', reply);
   else throw new InvalidArgumentError('scope', 'must be a Web Worker scope or a worker_threads parentPort');
 }

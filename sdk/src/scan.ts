@@ -38,7 +38,7 @@ export {
   type MalformedAnnouncement,
 } from './announcement.ts';
 // Discoveries carry the opened note; openNote reads a note kept aside (PROTOCOL.md section 8).
-export { openNote, SEALED_NOTE_BYTES, type PaymentNote } from './note.ts';
+export { openNote, SEALED_NOTE_BYTES, SEALED_NOTE_V1_BYTES, type NoteToken, type PaymentNote } from './note.ts';
 export { deriveStealthKeys, type DeriveStealthKeysParameters, type StealthKeys } from './stealth-keys.ts';
 export { bytesToHex, hexToBytes, type BytesInput } from './bytes.ts';
 export { WraithError, InvalidArgumentError, InvalidAnnouncementError, InvalidKeyError, KeyMismatchError, type WraithErrorCode } from './errors.ts';

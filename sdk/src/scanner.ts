@@ -19,7 +19,7 @@ import {
 import { erc8441KeysOf } from './erc8441-keys.ts';
 import { createErc8441Scanner, erc8441StealthKey, type Erc8441Scanner, type Erc8441ScannerOptions } from './erc8441-scan.ts';
 import { erc8441Offset } from './erc8441-payment.ts';
-import { openNote, type PaymentNote } from './note.ts';
+import { isSealedNoteLength, readNote, type NoteReading } from './note.ts';
 import { InvalidArgumentError } from './errors.ts';
 import {
   assertSpendingKeyPair,
@@ -88,9 +88,12 @@ export type Discovery<A = AnnouncementInput> = StealthAddress & {
    * `'unreadable'` when it failed authentication or is not a note. Notes are advisory: the
    * payment is a discovery either way, and the chain's balances are the truth.
    */
-  noteStatus: 'absent' | 'opened' | 'unreadable';
-  /** The opened note when `noteStatus` is `'opened'`, else null. */
-  note: PaymentNote | null;
+  noteStatus: NoteReading['noteStatus'];
+  /**
+   * The opened note when `noteStatus` is `'opened'`, else null. Its `token` names the asset paid
+   * (`'coin'` or the token's address) when the sender sealed a version-1 note (PROTOCOL.md 8.1).
+   */
+  note: NoteReading['note'];
   /**
    * True when the announcement names a stealth address (chain events) other than the one derived
    * here: a buggy or hostile sender (PROTOCOL.md section 7). The funds sit at `stealthAddress`.
@@ -140,7 +143,6 @@ export type FoundKeys = StealthAddress & { stealthSecretKey?: Uint8Array; shared
 export function completeDiscovery<A extends AnnouncementInput>(keys: FoundKeys, announcement: A, index: number, viewOnly: boolean): Discovery<A> {
   const { sharedSecret, ...rest } = keys;
   const sealed = typeof announcement === 'object' && announcement !== null ? sealedNoteOf(announcement) : undefined;
-  const note = sealed === undefined || sealed === null ? null : openNote(sharedSecret, sealed);
   const announced = typeof announcement === 'object' && announcement !== null ? announcedStealthAddressOf(announcement) : undefined;
   return {
     schemeId: 1000,
@@ -148,8 +150,7 @@ export function completeDiscovery<A extends AnnouncementInput>(keys: FoundKeys, 
     ...(viewOnly ? { sharedSecret } : {}),
     announcement,
     index,
-    noteStatus: sealed === undefined ? 'absent' : note === null ? 'unreadable' : 'opened',
-    note,
+    ...readNote(sharedSecret, sealed),
     stealthAddressMismatch: announced !== undefined && announced.toLowerCase() !== keys.stealthAddress.toLowerCase(),
   };
 }
@@ -430,7 +431,8 @@ function erc8441ScannerOf(keys: ScanKeys, b: bigint | undefined, options: Erc844
 /**
  * A scheme-3 discovery: the announced address (which decided it), the one-time key when the
  * spending secret is known, else `ss` (never both: together they give the spending key, ERC-8441
- * Section 2.6), and the note sealed with `ss` when the row carries a 92-byte one.
+ * Section 2.6), and the note sealed with `ss` when what follows the row's view tag is one (92 or
+ * 112 bytes, PROTOCOL.md section 10; other bytes there are no note).
  * @internal The scan pool completes its workers' scheme-3 matches with it.
  */
 export function erc8441Discovery<A extends AnnouncementInput>(
@@ -442,9 +444,8 @@ export function erc8441Discovery<A extends AnnouncementInput>(
   scanner: Pick<Erc8441Scanner, 'meta'>,
   b: bigint | undefined,
 ): Discovery<A> {
-  const note = row.metadata.length === 1 + 92 ? openNote(ss, row.metadata.subarray(1)) : null;
-  const noteStatus = row.metadata.length === 1 + 92 ? (note === null ? 'unreadable' : 'opened') : 'absent';
-  const common = { schemeId: 3 as const, announcement, index, noteStatus, note, stealthAddressMismatch: false } satisfies Partial<Discovery<A>>;
+  const tail = row.metadata.subarray(1);
+  const common = { schemeId: 3 as const, announcement, index, ...readNote(ss, isSealedNoteLength(tail.length) ? tail : undefined), stealthAddressMismatch: false } satisfies Partial<Discovery<A>>;
   if (b === undefined) {
     const spending = Point.fromBytes(scanner.meta.spendingPublicKey);
     // A match passed the offset's range check (ERC-8441 Section 1), so it is a valid scalar.

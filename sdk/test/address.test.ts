@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { checksumAddressOfBytes } from '../src/address.ts';
-import { bytesToHex, toChecksumAddress } from '../src/index.ts';
+import { bytesToHex, checksumProblem, toChecksumAddress } from '../src/index.ts';
 
 /** EIP-55 as its text defines it, on the generic hash object. */
 function reference(address: string): string {
@@ -50,5 +50,34 @@ describe('toChecksumAddress (EIP-55)', () => {
     for (const bad of ['', '0x', '0x1234', `0x${'g'.repeat(40)}`, `0x${'a'.repeat(41)}`, ` 0x${'a'.repeat(40)}`, `0x0x${'a'.repeat(38)}`]) {
       expect(() => toChecksumAddress(bad), bad).toThrow(RangeError);
     }
+  });
+});
+
+describe('checksumProblem (the one EIP-55 rule for typed addresses)', () => {
+  const valid = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+  it('passes a right checksum and either single case, which carries none', () => {
+    for (const address of [valid, valid.toLowerCase(), `0x${valid.slice(2).toUpperCase()}`, `0X${valid.slice(2)}`]) expect(checksumProblem(address), address).toBeNull();
+  });
+
+  it('calls any single letter in the wrong case of a checksummed address a checksum problem, on random addresses', () => {
+    for (let i = 0; i < 200; i++) {
+      const address = toChecksumAddress(bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(20))));
+      const letters = [...address.slice(2)].flatMap((c, j) => (/[a-fA-F]/.test(c) ? [j + 2] : []));
+      const mixed = address.slice(2) !== address.slice(2).toLowerCase() && address.slice(2) !== address.slice(2).toUpperCase();
+      for (const j of letters) {
+        const c = address[j]!;
+        const typo = address.slice(0, j) + (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) + address.slice(j + 1);
+        const typoDigits = typo.slice(2);
+        // Flipping the only letter of one case may leave a single-case address: no checksum left to check.
+        const expected = typoDigits === typoDigits.toLowerCase() || typoDigits === typoDigits.toUpperCase() ? null : 'checksum';
+        expect(checksumProblem(typo), `${address} -> ${typo}`).toBe(expected);
+      }
+      expect(checksumProblem(address), `${address} (mixed ${mixed})`).toBeNull();
+    }
+  });
+
+  it('calls anything but 0x and 40 hex digits a format problem', () => {
+    for (const text of ['', valid.slice(0, 41), `${valid}0`, valid.slice(2), ` ${valid}`, `0x${'g'.repeat(40)}`, 42 as unknown as string]) expect(checksumProblem(text), String(text)).toBe('format');
   });
 });

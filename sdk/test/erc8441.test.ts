@@ -293,7 +293,14 @@ describe('ERC-8441: what the vectors do not catch', () => {
 
 describe('PROTOCOL.md section 10: a Wraith identity under scheme 3 (the shared vectors, independent implementation)', () => {
   type Scheme3 = { viewing_ec: string; viewing_ec_counter: number; meta_address: string; tracking_key: string; esk: string; ephemeral_pub_key: string; ss: string; view_tag: number; stealth_address: string; stealth_sk: string; note_metadata: string };
-  type Case = { name: string; input: { spending_secret: string; viewing_seed: string; encapsulation_message: string }; keys: { meta_address: string }; note: { input: { tx_hash: string; amount: string; chain_id: string } }; scheme3: Scheme3 };
+  type Case = {
+    name: string;
+    input: { spending_secret: string; viewing_seed: string; encapsulation_message: string };
+    keys: { meta_address: string };
+    note: { input: { tx_hash: string; amount: string; chain_id: string } };
+    note_v2: { input: { tx_hash: string; amount: string; chain_id: string; token: string }; scheme3_metadata: string };
+    scheme3: Scheme3;
+  };
   const cases = (JSON.parse(readFileSync(new URL('./vectors.shared.json', import.meta.url), 'utf8')) as { cases: Case[] }).cases;
 
   it('has a scheme3 block in every case', () => {
@@ -326,6 +333,21 @@ describe('PROTOCOL.md section 10: a Wraith identity under scheme 3 (the shared v
     // Either form decodes by its length; one identity, both schemes.
     expect(decodeAnyMetaAddress(v.meta_address).schemeId).toBe(3);
     expect(decodeAnyMetaAddress(c.keys.meta_address).schemeId).toBe(1000);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('case %s: the payment seals the note that names its asset (note_v2.scheme3_metadata), and a scan reads its token', async (_name, c) => {
+    const { createScanner, generateKeys, toChecksumAddress } = await import('../src/index.ts');
+    const { input, scheme3: v, note_v2: n } = c;
+    const keys = erc8441KeysOf({ spendingSecretKey: input.spending_secret, viewingSeed: input.viewing_seed });
+    const note = { txHash: n.input.tx_hash, amount: BigInt(n.input.amount), chainId: BigInt(n.input.chain_id), token: n.input.token };
+    const payment = createErc8441Payment(keys.metaAddress, { ephemeralSecretKey: v.esk, encapsulationMessage: input.encapsulation_message, note });
+    expect(bytesToHex(payment.metadata)).toBe(n.scheme3_metadata);
+    const identity = generateKeys({ spendingSecret: input.spending_secret, viewingSeed: input.viewing_seed });
+    const row = { id: 1, scheme_id: 3, ephemeral_key: v.ephemeral_pub_key, view_tag: v.view_tag, stealth_address: v.stealth_address, metadata: n.scheme3_metadata.slice(2) };
+    const [found] = createScanner(identity).scan([row]).discoveries;
+    expect(found).toMatchObject({ schemeId: 3, stealthAddress: v.stealth_address, noteStatus: 'opened' });
+    expect(found!.note!.token).toBe(/^0+$/.test(n.input.token) ? 'coin' : toChecksumAddress(n.input.token));
+    expect(found!.note!.amount).toBe(BigInt(n.input.amount) === 0n ? null : BigInt(n.input.amount));
   });
 });
 

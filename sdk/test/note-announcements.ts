@@ -32,6 +32,8 @@ export type NoteBatch = {
 };
 
 const txHash = `0x${'ab'.repeat(32)}` as const;
+/** USDC on Base, as a version-1 note names it (EIP-55). */
+const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
 export function noteBatch(foreignBetween = 3): NoteBatch {
   const keys = generateKeys();
@@ -72,19 +74,19 @@ export function noteBatch(foreignBetween = 3): NoteBatch {
   // Opened, record form; the announced address in lower case is still the same address.
   mine((p, id) => ({ ...record(p, id), metadata: bytesToHex(sealNote(p.sharedSecret, full)), stealth_address: p.stealthAddress.toLowerCase(), block_number: 7, log_index: 2 }), {
     noteStatus: 'opened',
-    note: full,
+    note: { ...full, token: null },
     stealthAddressMismatch: false,
   });
   // Opened, byte form, EIP-55 address, a note with the amount alone.
   mine((p, id) => ({ ...bytes(p, id), metadata: sealNote(p.sharedSecret, { amount: 42n }), stealthAddress: p.stealthAddress, blockNumber: 8, logIndex: 0 }), {
     noteStatus: 'opened',
-    note: { txHash: null, amount: 42n, chainId: null },
+    note: { txHash: null, amount: 42n, chainId: null, token: null },
     stealthAddressMismatch: false,
   });
   // An empty note opens with every field absent.
   mine((p, id) => ({ ...record(p, id), metadata: `0x${bytesToHex(sealNote(p.sharedSecret))}` }), {
     noteStatus: 'opened',
-    note: { txHash: null, amount: null, chainId: null },
+    note: { txHash: null, amount: null, chainId: null, token: null },
     stealthAddressMismatch: false,
   });
   // Unreadable: sealed under another payment's secret; still a discovery.
@@ -99,9 +101,23 @@ export function noteBatch(foreignBetween = 3): NoteBatch {
   mine((p, id) => ({ ...bytes(p, id), metadata: new Uint8Array(0), stealthAddress: otherPayment.stealthAddress }), { noteStatus: 'absent', note: null, stealthAddressMismatch: true });
   mine((p, id) => ({ ...bytes(p, id), metadata: sealNote(p.sharedSecret, { chainId: 8453 }), stealthAddress: otherPayment.stealthAddress.toLowerCase() }), {
     noteStatus: 'opened',
-    note: { txHash: null, amount: null, chainId: 8453n },
+    note: { txHash: null, amount: null, chainId: 8453n, token: null },
     stealthAddressMismatch: true,
   });
+  // The note that names its asset (PROTOCOL.md 8.1, 112 bytes): a token in record form, the coin in byte form.
+  mine((p, id) => ({ ...record(p, id), metadata: bytesToHex(sealNote(p.sharedSecret, { ...full, amount: 100_000_000n, token: USDC.toLowerCase() })) }), {
+    noteStatus: 'opened',
+    note: { ...full, amount: 100_000_000n, token: USDC },
+    stealthAddressMismatch: false,
+  });
+  mine((p, id) => ({ ...bytes(p, id), metadata: sealNote(p.sharedSecret, { amount: 5n * 10n ** 17n, chainId: 31337n, token: 'coin' }), stealthAddress: p.stealthAddress }), {
+    noteStatus: 'opened',
+    note: { txHash: null, amount: 5n * 10n ** 17n, chainId: 31337n, token: 'coin' },
+    stealthAddressMismatch: false,
+  });
+  // Unreadable: a version-1 note under another payment's secret, and the 113-byte on-chain metadata where the note alone belongs.
+  mine((p, id) => ({ ...bytes(p, id), metadata: sealNote(otherPayment.sharedSecret, { amount: 1n, token: 'coin' }) }), { noteStatus: 'unreadable', note: null, stealthAddressMismatch: false });
+  mine((p, id) => ({ ...record(p, id), metadata: bytesToHex(announcementMetadata(p, { amount: 1n, token: USDC })) }), { noteStatus: 'unreadable', note: null, stealthAddressMismatch: false });
   // Absent: no fields at all, and an empty string.
   mine((p, id) => record(p, id), { noteStatus: 'absent', note: null, stealthAddressMismatch: false });
   mine((p, id) => ({ ...record(p, id), metadata: '', stealth_address: null }), { noteStatus: 'absent', note: null, stealthAddressMismatch: false });

@@ -8,9 +8,12 @@ import {
   createStealthPayment,
   encodeNote,
   generateKeys,
+  hexToBytes,
   openNote,
   sealNote,
   SEALED_NOTE_BYTES,
+  SEALED_NOTE_V1_BYTES,
+  ANNOUNCEMENT_METADATA_V1_BYTES,
   WraithError,
   type PaymentNote,
   type PaymentNoteInput,
@@ -45,15 +48,15 @@ const expectCode = (run: () => unknown, code: string) => {
 
 describe('sealed notes (PROTOCOL.md section 8)', () => {
   const notes: [string, PaymentNoteInput, PaymentNote][] = [
-    ['every field', { txHash, amount: 1_500_000_000_000_000_000n, chainId: 1n }, { txHash, amount: 1_500_000_000_000_000_000n, chainId: 1n }],
-    ['the amount alone, as a decimal string', { amount: '250000000' }, { txHash: null, amount: 250_000_000n, chainId: null }],
-    ['the largest amount and chain id, as numbers where they fit', { amount: 2n ** 256n - 1n, chainId: 2n ** 64n - 1n }, { txHash: null, amount: 2n ** 256n - 1n, chainId: 2n ** 64n - 1n }],
-    ['a transaction hash as bytes and a chain id as a number', { txHash: new Uint8Array(32).fill(0x5d), chainId: 8453 }, { txHash: `0x${'5d'.repeat(32)}`, amount: null, chainId: 8453n }],
-    ['an upper-case 0X hash and a number amount', { txHash: `0X${'AB'.repeat(32)}`, amount: 42 }, { txHash, amount: 42n, chainId: null }],
-    ['zero fields, which read back as absent', { txHash: new Uint8Array(32), amount: 0n, chainId: 0 }, { txHash: null, amount: null, chainId: null }],
+    ['every field', { txHash, amount: 1_500_000_000_000_000_000n, chainId: 1n }, { txHash, amount: 1_500_000_000_000_000_000n, chainId: 1n, token: null }],
+    ['the amount alone, as a decimal string', { amount: '250000000' }, { txHash: null, amount: 250_000_000n, chainId: null, token: null }],
+    ['the largest amount and chain id, as numbers where they fit', { amount: 2n ** 256n - 1n, chainId: 2n ** 64n - 1n }, { txHash: null, amount: 2n ** 256n - 1n, chainId: 2n ** 64n - 1n, token: null }],
+    ['a transaction hash as bytes and a chain id as a number', { txHash: new Uint8Array(32).fill(0x5d), chainId: 8453 }, { txHash: `0x${'5d'.repeat(32)}`, amount: null, chainId: 8453n, token: null }],
+    ['an upper-case 0X hash and a number amount', { txHash: `0X${'AB'.repeat(32)}`, amount: 42 }, { txHash, amount: 42n, chainId: null, token: null }],
+    ['zero fields, which read back as absent', { txHash: new Uint8Array(32), amount: 0n, chainId: 0 }, { txHash: null, amount: null, chainId: null, token: null }],
   ];
 
-  it.each(notes)('seals %s into 92 bytes that open back to the same note', (_name, input, expected) => {
+  it.each(notes)('without a token, seals %s into a 92-byte version-0 note that opens back to the same note', (_name, input, expected) => {
     const sealed = sealNote(K, input);
     expect(sealed).toHaveLength(SEALED_NOTE_BYTES);
     expect(openNote(K, sealed)).toEqual(expected);
@@ -67,7 +70,7 @@ describe('sealed notes (PROTOCOL.md section 8)', () => {
   });
 
   it('an empty note opens with every field absent, and sealing is deterministic for one payment', () => {
-    expect(openNote(K, sealNote(K))).toEqual({ txHash: null, amount: null, chainId: null });
+    expect(openNote(K, sealNote(K))).toEqual({ txHash: null, amount: null, chainId: null, token: null });
     expect(bytesToHex(sealNote(K, {}))).toBe(bytesToHex(sealNote(K)));
     expect(bytesToHex(sealNote(K, { amount: 1n }))).toBe(bytesToHex(sealNote(K, { amount: 1n })));
   });
@@ -137,6 +140,71 @@ describe('sealed notes (PROTOCOL.md section 8)', () => {
   });
 });
 
+describe('the note that names its asset (PROTOCOL.md 8.1, version 1)', () => {
+  const usdc = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
+  it.each([
+    ['a token by its EIP-55 address', { amount: 100_000_000n, chainId: 8453n, token: usdc }, usdc],
+    ['a token in lower case without 0x', { amount: 1n, token: usdc.slice(2).toLowerCase() }, usdc],
+    ['a token as 20 bytes', { amount: 1n, token: hexToBytes(usdc) }, usdc],
+    ["the coin as 'coin'", { txHash, amount: 5n * 10n ** 17n, chainId: 1n, token: 'coin' }, 'coin'],
+    ['the coin as the zero address', { amount: 5n, token: `0x${'00'.repeat(20)}` }, 'coin'],
+  ] as [string, PaymentNoteInput, string][])('seals %s into 112 bytes that open back naming it', (_name, input, token) => {
+    const sealed = sealNote(K, input);
+    expect(sealed).toHaveLength(SEALED_NOTE_V1_BYTES);
+    const opened = openNote(K, sealed)!;
+    expect(opened.token).toBe(token);
+    expect(opened.amount).toBe(BigInt(input.amount as bigint));
+  });
+
+  it('is AES-256-GCM of the 96-byte plaintext: version 0x00000001 then the token, zero for the coin', () => {
+    const input = { txHash, amount: 10n ** 18n, chainId: 1n, token: usdc };
+    const plaintext = encodeNote(input);
+    expect(bytesToHex(plaintext)).toBe('ab'.repeat(32) + (10n ** 18n).toString(16).padStart(64, '0') + '0000000000000001' + '00000001' + usdc.slice(2).toLowerCase());
+    expect(bytesToHex(sealNote(K, input))).toBe(bytesToHex(independentCipher(K).encrypt(plaintext)));
+    expect(bytesToHex(encodeNote({ token: 'coin' }).subarray(72))).toBe('00000001' + '00'.repeat(20));
+  });
+
+  it('announcementMetadata with a token is 113 bytes: the view tag, then the version-1 note', () => {
+    const metadata = announcementMetadata(payment, { amount: 3n, chainId: 1n, token: 'coin' });
+    expect(metadata).toHaveLength(ANNOUNCEMENT_METADATA_V1_BYTES);
+    expect(metadata[0]).toBe(payment.viewTag);
+    expect(openNote(K, metadata.subarray(1))).toEqual({ txHash: null, amount: 3n, chainId: 1n, token: 'coin' });
+    expect(announcementMetadata(payment, { amount: 3n, token: null })).toHaveLength(93);
+  });
+
+  it.each([
+    ['a 96-byte plaintext whose version field says 0', 96, 0],
+    ['a 96-byte plaintext whose version field says 2', 96, 2],
+    ['a 76-byte plaintext whose version field says 1', 76, 1],
+  ])('rejects %s: the version must match the length, even though it authenticates', (_name, length, version) => {
+    const plaintext = new Uint8Array(length);
+    plaintext[63] = 7; // amount 7
+    plaintext[75] = version;
+    expect(openNote(K, independentCipher(K).encrypt(plaintext))).toBeNull();
+  });
+
+  it('a version-1 note of the wrong length, or changed in any byte, is unreadable', () => {
+    const sealed = sealNote(K, { amount: 5n, token: usdc });
+    for (const bytes of [sealed.subarray(0, 111), new Uint8Array([...sealed, 0]), announcementMetadata(payment, { amount: 5n, token: usdc })]) expect(openNote(K, bytes)).toBeNull();
+    for (let i = 0; i < sealed.length; i += 7) {
+      const tampered = sealed.slice();
+      tampered[i]! ^= 0x80;
+      expect(openNote(K, tampered)).toBeNull();
+    }
+  });
+
+  it.each([
+    ['a 19-byte token', { token: `0x${'11'.repeat(19)}` }],
+    ['a 32-byte token', { token: new Uint8Array(32) }],
+    ['a token that is not hex', { token: 'USDC' }],
+    ['a token spelled as another word for the coin', { token: 'eth' }],
+  ] as [string, PaymentNoteInput][])('refuses %s with INVALID_ARGUMENT on note.token', (_name, input) => {
+    expectCode(() => sealNote(K, input), 'INVALID_ARGUMENT');
+    expect(() => sealNote(K, input)).toThrow('note.token');
+  });
+});
+
 describe('announcementMetadata (PROTOCOL.md section 7)', () => {
   it('is the view tag alone without a note, and view tag + sealed note (93 bytes) with one', () => {
     expect([...announcementMetadata(payment)]).toEqual([payment.viewTag]);
@@ -144,7 +212,7 @@ describe('announcementMetadata (PROTOCOL.md section 7)', () => {
     const metadata = announcementMetadata(payment, { amount: 3n, chainId: 1n });
     expect(metadata).toHaveLength(ANNOUNCEMENT_METADATA_BYTES);
     expect(metadata[0]).toBe(payment.viewTag);
-    expect(openNote(K, metadata.subarray(1))).toEqual({ txHash: null, amount: 3n, chainId: 1n });
+    expect(openNote(K, metadata.subarray(1))).toEqual({ txHash: null, amount: 3n, chainId: 1n, token: null });
     expect(announcementMetadata(payment, {})).toHaveLength(93);
   });
 

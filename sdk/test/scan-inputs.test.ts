@@ -55,7 +55,7 @@ const recordOf = (id: number, payment: ReturnType<typeof createStealthPayment>) 
 
 /** The server's answer to POST /stealth/create, from the function the route calls. */
 const createResponse = (note?: { amount: bigint }) =>
-  createStealthPaymentJson({ meta_address: bytesToHex(keys.metaAddress), scheme_id: undefined, channel_id: undefined, note: note && { ...note, tx_hash: undefined, chain_id: undefined } });
+  createStealthPaymentJson({ meta_address: bytesToHex(keys.metaAddress), scheme_id: undefined, channel_id: undefined, note: note && { ...note, tx_hash: undefined, chain_id: undefined, token: undefined } });
 
 /** Each accepted form of a payment to `keys`, as a developer would get it. */
 function ownRowInEachForm() {

@@ -12,6 +12,8 @@ import {
   type ScanPool,
   scanRegistry,
   arrayPageSource,
+  connectScanWorker,
+  InvalidArgumentError,
   WraithError,
 } from '../src/index.ts';
 import { Worker } from 'node:worker_threads';
@@ -330,5 +332,19 @@ describe('scan worker pool: sealed notes and announced addresses (PROTOCOL.md se
     expect(found.map((d) => [d.announcement.id, d.noteStatus, d.note, d.stealthAddressMismatch])).toEqual(
       [...batch.expected].map(([index, e]) => [batch.rows[index]!.id, e.noteStatus, e.note, e.stealthAddressMismatch]),
     );
+  });
+});
+
+describe('connectScanWorker', () => {
+  it("refuses Node's parentPort off a worker thread (null) with a typed error that says where to call it", () => {
+    const error = (() => {
+      try {
+        connectScanWorker(null);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).message).toContain('worker_threads');
   });
 });

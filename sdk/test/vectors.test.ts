@@ -15,6 +15,7 @@ import {
   generateKeys,
   hexToBytes,
   scanAnnouncements,
+  toChecksumAddress,
 } from '../src/index.ts';
 
 type VectorCase = {
@@ -147,8 +148,9 @@ describe('sealed notes (PROTOCOL.md section 8) reproduce the shared vectors', ()
       txHash: absentIfZero(c.note.input.tx_hash),
       amount: bigOrNull(c.note.input.amount),
       chainId: bigOrNull(c.note.input.chain_id),
+      token: null,
     });
-    expect(openNote(payment.sharedSecret, hexToBytes(c.note.empty_metadata).subarray(1))).toEqual({ txHash: null, amount: null, chainId: null });
+    expect(openNote(payment.sharedSecret, hexToBytes(c.note.empty_metadata).subarray(1))).toEqual({ txHash: null, amount: null, chainId: null, token: null });
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('case %s: a scan of the announcement with its metadata opens the note', (_name, c) => {
@@ -173,5 +175,49 @@ describe('sealed notes (PROTOCOL.md section 8) reproduce the shared vectors', ()
       },
       stealthAddressMismatch: false,
     });
+  });
+});
+
+describe('the note that names its asset (PROTOCOL.md 8.1) reproduces the shared vectors', () => {
+  type NoteV2 = { input: { tx_hash: string; amount: string; chain_id: string; token: string }; metadata: string; scheme3_metadata: string };
+  const cases = (JSON.parse(readFileSync(sharedCopy, 'utf8')) as { cases: (VectorCase & { note_v2: NoteV2; scheme3: { ss: string; view_tag: number } })[] }).cases;
+  const zero = (hex: string) => /^0+$/.test(hex);
+  const bigOrNull = (decimal: string) => (BigInt(decimal) === 0n ? null : BigInt(decimal));
+  const sealedInput = (v: NoteV2) => ({ txHash: v.input.tx_hash, amount: BigInt(v.input.amount), chainId: BigInt(v.input.chain_id), token: v.input.token });
+  const opened = (v: NoteV2) => ({
+    txHash: zero(v.input.tx_hash) ? null : `0x${v.input.tx_hash}`,
+    amount: bigOrNull(v.input.amount),
+    chainId: bigOrNull(v.input.chain_id),
+    token: zero(v.input.token) ? 'coin' : toChecksumAddress(v.input.token),
+  });
+
+  it('has a 113-byte note naming its asset, under both schemes, in every case, the coin among them', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(3);
+    for (const c of cases) {
+      expect(c.note_v2.metadata).toHaveLength(226);
+      expect(c.note_v2.scheme3_metadata).toHaveLength(226);
+    }
+    expect(cases.some((c) => zero(c.note_v2.input.token))).toBe(true);
+    expect(cases.some((c) => !zero(c.note_v2.input.token))).toBe(true);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('case %s: scheme 1000 seals it under K byte for byte, and it opens back naming its token', (_name, c) => {
+    const payment = { viewTag: c.payment.view_tag, sharedSecret: hexToBytes(c.payment.shared_secret) };
+    expect(bytesToHex(announcementMetadata(payment, sealedInput(c.note_v2)))).toBe(c.note_v2.metadata);
+    // The coin may be named as 'coin' as well as by the zero address: the same bytes.
+    if (zero(c.note_v2.input.token)) expect(bytesToHex(announcementMetadata(payment, { ...sealedInput(c.note_v2), token: 'coin' }))).toBe(c.note_v2.metadata);
+    expect(openNote(payment.sharedSecret, hexToBytes(c.note_v2.metadata).subarray(1))).toEqual(opened(c.note_v2));
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('case %s: scheme 3 seals it under ss byte for byte', (_name, c) => {
+    const payment = { viewTag: c.scheme3.view_tag, sharedSecret: hexToBytes(c.scheme3.ss) };
+    expect(bytesToHex(announcementMetadata(payment, sealedInput(c.note_v2)))).toBe(c.note_v2.scheme3_metadata);
+    expect(openNote(payment.sharedSecret, hexToBytes(c.note_v2.scheme3_metadata).subarray(1))).toEqual(opened(c.note_v2));
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('case %s: a scan of the registry row that carries it shows the token with the amount', (_name, c) => {
+    const keys = generateKeys({ spendingSecret: c.input.spending_secret, viewingSeed: c.input.viewing_seed });
+    const row = { id: 1, ephemeral_key: c.payment.ephemeral_ciphertext, view_tag: c.payment.view_tag, metadata: c.note_v2.metadata.slice(2) };
+    expect(scanAnnouncements(keys, [row]).discoveries[0]).toMatchObject({ stealthAddress: c.payment.stealth_address, noteStatus: 'opened', note: opened(c.note_v2) });
   });
 });

@@ -161,7 +161,7 @@ describe('CHAINS: several chains at once', () => {
 
   it('never echoes an unknown key that is not a key name (a URL pasted in the wrong place)', () => {
     const problems = problemsOf({ CHAINS: JSON.stringify([{ ...base, 'https://k3y-s3cret@rpc.example': 1 }]) });
-    expect(problems).toEqual(['CHAINS[0]: unknown keys (allowed: name, rpc_url, start_block, confirmations, max_block_range, chain_id)']);
+    expect(problems).toEqual(['CHAINS[0]: unknown keys (allowed: name, rpc_url, start_block, confirmations, max_block_range, chain_id, tokens, gasless)']);
   });
 
   it.each(['CHAIN_RPC_URL', 'CHAIN_NAME', 'INDEXER_START_BLOCK', 'INDEXER_CONFIRMATIONS', 'INDEXER_MAX_BLOCK_RANGE'])(

@@ -51,7 +51,8 @@ describe('POST /api/v1/stealth/create', () => {
       amount: null,
       chain: null,
       chain_id: null,
-      stealth_address: payment.stealth_address,
+      // Taken from the chain for scheme 1000, never from a publish: the announcement publishes as it is.
+      stealth_address: null,
       metadata: payment.metadata.slice(2),
       block_number: null,
       log_index: null,

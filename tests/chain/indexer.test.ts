@@ -18,7 +18,7 @@ import { IndexerLeaseLostError, type CommitResult, type RegistryStore, type Stor
 import { createChainClients, type ChainClients } from '../../lib/chain/rpc.ts';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
-import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
+import { describeWithPostgres } from '../helpers/postgres.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 
 const recipient = generateKeys();
@@ -394,17 +394,10 @@ describe('the chain indexer under reorganisations and slow providers', () => {
   });
 });
 
-const postgresAvailable = postgresOrSkip();
-
-describe.skipIf(!postgresAvailable)(`two instances on one PostgreSQL registry${postgresAvailable ? '' : ` (${POSTGRES_MISSING})`}`, () => {
-  let cluster: PostgresCluster;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  });
-  afterAll(() => cluster?.destroy());
+describeWithPostgres('two instances on one PostgreSQL registry', (cluster) => {
 
   it('index once: one leads, the other takes over when the leader dies, and every announcement is stored exactly once', async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     const storeA = await createPostgresStore(url, { timeoutMs: 2_000 });
     const storeB = await createPostgresStore(url, { timeoutMs: 2_000 });
     cleanups.push(() => storeB.close());

@@ -15,7 +15,7 @@ import { createPostgresStore } from '../../lib/registry/postgres.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
 import type { RegistryStore, StoredAnnouncement } from '../../lib/registry/store.ts';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
+import { describeWithPostgres } from '../helpers/postgres.ts';
 import { startRpcFaultProxy, type RpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
 import { freePort, http, logLines, spawnServer, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
 
@@ -329,17 +329,10 @@ describe('an RPC that answers late with a chain id already followed', () => {
   });
 });
 
-const postgresAvailable = postgresOrSkip();
-
-describe.skipIf(!postgresAvailable)(`two instances following three chains on one PostgreSQL registry${postgresAvailable ? '' : ` (${POSTGRES_MISSING})`}`, () => {
-  let cluster: PostgresCluster;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  });
-  afterAll(() => cluster?.destroy());
+describeWithPostgres('two instances following three chains on one PostgreSQL registry', (cluster) => {
 
   it('each instance may lead a chain; a killed leader\'s chains are taken over; every announcement stored once', async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     const store = await createPostgresStore(url, { timeoutMs: 5_000 });
     // X reaches gamma only through the proxy, which is down; Y reaches it directly. X starts first.
     gammaProxy.configure({ failureRate: 1, modes: ['5xx'] });

@@ -15,7 +15,7 @@ import { createSqliteStore } from '../../lib/registry/sqlite.ts';
 import { createPostgresStore } from '../../lib/registry/postgres.ts';
 import type { RegistryStore, StoredAnnouncement } from '../../lib/registry/store.ts';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
+import { describeWithPostgres } from '../helpers/postgres.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 
 const identity = generateKeys();
@@ -225,22 +225,15 @@ describe('scheme backfill interrupted', () => {
   });
 });
 
-const postgresAvailable = postgresOrSkip();
-
-describe.skipIf(!postgresAvailable)(`scheme backfill on PostgreSQL${postgresAvailable ? '' : ` (${POSTGRES_MISSING})`}`, () => {
-  let cluster: PostgresCluster;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  });
-  afterAll(() => cluster?.destroy());
+describeWithPostgres('scheme backfill on PostgreSQL', (cluster) => {
 
   it('the same upgrade on PostgreSQL: the scheme-3 payments of passed blocks are found, no row twice', async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     await upgradeStory(() => createPostgresStore(url, { timeoutMs: 5_000 }));
   });
 
   it('two upgraded instances on one registry: both see the backfill done, and every event of both schemes is stored exactly once', async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     const startBlock = Number(await chain.blockNumber()) + 1;
     await payBoth(3);
     const storeA = await createPostgresStore(url, { timeoutMs: 5_000 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, createClient, createStealthPayment, generateKeys, hexToBytes, scanRegistry, type Discovery } from '@wraith-pq/sdk';
 import { announceParameters, chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { POSTGRES_MISSING, postgresOrSkip, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
+import { describeWithPostgres } from '../helpers/postgres.ts';
 import { http, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
 
 let chain: AnnouncerChain;
@@ -227,17 +227,10 @@ describe('REGISTRY_PUBLISH=closed', () => {
   });
 });
 
-const postgresAvailable = postgresOrSkip();
-
-describe.skipIf(!postgresAvailable)(`two server instances on one PostgreSQL registry${postgresAvailable ? '' : ` (${POSTGRES_MISSING})`}`, () => {
-  let cluster: PostgresCluster;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-  });
-  afterAll(() => cluster?.destroy());
+describeWithPostgres('two server instances on one PostgreSQL registry', (cluster) => {
 
   it('one indexes; when it is killed the other takes over; each announcement is stored once', async () => {
-    const url = await cluster.freshSchema();
+    const url = await cluster().freshSchema();
     const env = chainEnv({ REGISTRY_URL: url, INDEXER_LEASE_MS: '2000' });
     const a = await startServer({ env });
     const b = await startServer({ env });

@@ -66,9 +66,9 @@ describe('channel create → discover', () => {
         announcement_id: created.announcement.id,
         amount: '12.5',
         token: 'USDC',
-        // Sealed for the recipient: 12.5 USDC in base units (6 decimals) on the channel contracts' chain (Sepolia).
+        // Sealed for the recipient: 12.5 USDC in base units (6 decimals) on the channel contracts' chain (Sepolia), naming the token.
         note_status: 'opened',
-        note: { tx_hash: null, amount: '12500000', chain_id: '11155111' },
+        note: { tx_hash: null, amount: '12500000', chain_id: '11155111', token: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238' },
       },
     ]);
   });

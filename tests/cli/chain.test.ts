@@ -61,7 +61,8 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
         stealth_address: firstPayment.stealth_address,
         tx_hash: firstPayment.announcement_tx,
         note_status: 'opened',
-        note: { tx_hash: firstPayment.payment_tx, amount: parseEther('0.25').toString(), chain_id: '31337' },
+        // The note names its asset (PROTOCOL.md 8.1: 113 bytes of metadata, kept by the chain decoder).
+        note: { tx_hash: firstPayment.payment_tx, amount: parseEther('0.25').toString(), chain_id: '31337', token: 'coin' },
         stealth_address_mismatch: false,
         announcement_id: null,
       }),
@@ -77,16 +78,22 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
     const stealth = /stealth address \(EVM\): (0x[0-9a-fA-F]{40})/.exec(saved.stdout)![1]!;
     const transfer = await chain.wallets[2]!.sendTransaction({ to: getAddress(stealth), value: 777n });
     await chain.publicClient.waitForTransactionReceipt({ hash: transfer });
-    const announced = await cli(['pay', '--payment', 'p2.json', '--announce', 'chain', '--tx-hash', transfer, '--amount', '777', '--rpc', chain.rpcUrl], { WRAITH_PRIVATE_KEY: SENDER_KEY });
+    const announced = await cli(['pay', '--payment', 'p2.json', '--announce', 'chain', '--tx-hash', transfer, '--amount', '777', '--token', 'coin', '--rpc', chain.rpcUrl], { WRAITH_PRIVATE_KEY: SENDER_KEY });
     expect(announced.code, announced.stderr).toBe(0);
     expect(announced.stdout).toMatch(/^stealth address \(EVM\): 0x[0-9a-fA-F]{40}\nstealth address \(Sui\): 0x[0-9a-f]{64}\nannounced: 0x[0-9a-f]{64} \(chain 31337\)\n$/);
 
     const resumed = await cli(['scan', '--keystore', keystore, '--rpc', chain.rpcUrl, '--json', '--cursor-file', cursorFile]);
     const lines = jsonLines(resumed.stdout);
     expect(lines.filter((l) => l.type === 'discovery')).toEqual([
-      expect.objectContaining({ stealth_address: stealth, note: { tx_hash: transfer, amount: '777', chain_id: '31337' } }),
+      expect.objectContaining({ stealth_address: stealth, note: { tx_hash: transfer, amount: '777', chain_id: '31337', token: 'coin' } }),
     ]);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', scanned: 1, discoveries: 1 });
+    // In text, each payment's line says what its note names.
+    const text = await cli(['scan', '--keystore', keystore, '--rpc', chain.rpcUrl]);
+    expect(text.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^found ${firstPayment.stealth_address} .* amount ${parseEther('0.25')}  of the coin  tx `)),
+      expect.stringMatching(new RegExp(`^found ${stealth} .* amount 777  of the coin  tx ${transfer}`)),
+    ]);
 
     // From a block after every announcement there is nothing to find.
     const later = (await chain.blockNumber()) + 1n;

@@ -22,6 +22,7 @@ import {
   type ApiErrorCode,
   type WraithClient,
 } from '@wraith-pq/sdk';
+import type { chainsResponse } from '../../lib/schemas/chains.ts';
 import type { healthResponse } from '../../lib/schemas/health.ts';
 import type { keyBundleResponse } from '../../lib/schemas/keys.ts';
 import type { listAnnouncementsResponse, registryStatsResponse } from '../../lib/schemas/registry.ts';
@@ -78,6 +79,7 @@ const CLIENT_METHOD_OF_OPERATION: Record<string, keyof WraithClient> = {
   'POST /api/v1/yellow/channel/fund': 'fundChannel',
   'POST /api/v1/yellow/channel/close': 'closeChannel',
   'GET /api/v1/yellow/config': 'getChannelConfig',
+  'GET /api/v1/chains': 'getChains',
 };
 
 describe('coverage', () => {
@@ -110,6 +112,12 @@ describe('health and keys', () => {
     expect(health).toMatchObject({ status: 'ok', registry: { kind: 'memory', ok: true } });
     expect(typeof health.version).toBe('string');
     expectTypeOf(health).toEqualTypeOf<z.output<typeof healthResponse>>();
+  });
+
+  it('getChains answers the followed chains (none here) in the schema the server documents', async () => {
+    const chains = await client.getChains();
+    expect(chains).toEqual({ chains: [] });
+    expectTypeOf(chains).toEqualTypeOf<z.output<typeof chainsResponse>>();
   });
 
   it('generateKeys returns a fresh bundle whose keys work with the local SDK', async () => {

@@ -68,6 +68,8 @@ export type AnnouncerChainOptions = {
   automine?: boolean;
   /** The node's EIP-155 id (anvil `--chain-id`; default 31337), for several chains at once. */
   chainId?: number;
+  /** anvil `--hardfork` (default: its newest), e.g. `prague` for EIP-7702. */
+  hardfork?: string;
 };
 
 export type AnnouncerChain = {
@@ -124,6 +126,7 @@ export async function startAnnouncerChain(options: AnnouncerChainOptions = {}): 
   if (!automine) args.push('--no-mining');
   const chain: Chain = options.chainId === undefined ? foundry : { ...foundry, id: options.chainId };
   if (options.chainId !== undefined) args.push('--chain-id', String(options.chainId));
+  if (options.hardfork !== undefined) args.push('--hardfork', options.hardfork);
   const anvil = await startAnvil(args);
   const { rpcUrl } = anvil;
   try {

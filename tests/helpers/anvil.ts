@@ -4,10 +4,10 @@
  * npm), once per directory and process. tests/helpers/ens-anvil.ts, tests/helpers/announcer-chain.ts
  * and bench/indexer.ts build on them.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import solc from 'solc';
 import type { Abi, Hex } from 'viem';
+import { startJsonRpcProcess } from './json-rpc-process.ts';
 import { freePort } from './server.ts';
 
 const ANVIL_BINARY = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname;
@@ -22,35 +22,14 @@ export type Anvil = {
 /** Start anvil on 127.0.0.1 with `args` added (e.g. `--block-time 1`); resolves once it answers JSON-RPC. */
 export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
   const port = await freePort();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(ANVIL_BINARY, ['--port', String(port), '--host', '127.0.0.1', '--silent', ...args], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      });
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`anvil did not start within ${READY_TIMEOUT_MS} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    rpcUrl,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const node = await startJsonRpcProcess({
+    name: 'anvil',
+    command: ANVIL_BINARY,
+    args: ['--port', String(port), '--host', '127.0.0.1', '--silent', ...args],
+    url: `http://127.0.0.1:${port}`,
+    timeoutMs: READY_TIMEOUT_MS,
+  });
+  return { rpcUrl: node.url, stop: node.stop };
 }
 
 export type Artifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex };

@@ -20,7 +20,6 @@
  * ... node.publicClient, node.wallets[0] ...
  * await node.stop();
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { optimism } from 'viem/chains';
 import { ANNOUNCER_ADDRESS } from '@wraith-pq/sdk/evm';
 import { compileAnnouncerContracts, DEV_KEYS } from './announcer-chain.ts';
+import { startJsonRpcProcess } from './json-rpc-process.ts';
 import { servicesRequired } from './postgres.ts';
 import { freePort } from './server.ts';
 
@@ -108,27 +108,19 @@ export async function startOpNode(options: { chainId?: number } = {}): Promise<O
   const chainId = options.chainId ?? optimism.id;
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(NODE_22, [HARDHAT_CLI, 'node', '--chain-type', 'op', '--chain-id', String(chainId), '--hostname', '127.0.0.1', '--port', String(port)], {
+  const node = await startJsonRpcProcess({
+    name: 'the OP Stack node',
+    command: NODE_22,
+    args: [HARDHAT_CLI, 'node', '--chain-type', 'op', '--chain-id', String(chainId), '--hostname', '127.0.0.1', '--port', String(port)],
+    url: rpcUrl,
     cwd: PROJECT,
     // Its own Node on PATH for anything Hardhat spawns; no prompt, no telemetry.
     env: { ...process.env, PATH: `${dirname(NODE_22)}:${process.env['PATH'] ?? ''}`, CI: 'true', HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    timeoutMs: READY_TIMEOUT_MS,
+    stopSignal: 'SIGKILL',
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4_000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A test runner that dies without afterAll must not leave the node behind.
-  const onExit = () => child.kill('SIGKILL');
-  process.once('exit', onExit);
-  const stop = async () => {
-    process.off('exit', onExit);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  };
+  const stop = node.stop;
   try {
-    await waitUntilAnswering(rpcUrl, () => child.exitCode, () => stderr);
     const chain = { ...optimism, id: chainId, rpcUrls: { default: { http: [rpcUrl] } } } as Chain;
     const transport = http(rpcUrl, { retryCount: 0 });
     const publicClient = createPublicClient({ chain, transport, pollingInterval: 10 }) as PublicClient;
@@ -175,25 +167,6 @@ export async function startOpNode(options: { chainId?: number } = {}): Promise<O
   } catch (error) {
     await stop();
     throw error;
-  }
-}
-
-async function waitUntilAnswering(rpcUrl: string, exitCode: () => number | null, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (exitCode() !== null) throw new Error(`the OP Stack node exited with code ${exitCode()}:\n${stderr()}`);
-    try {
-      const response = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the OP Stack node did not answer within ${READY_TIMEOUT_MS} ms:\n${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

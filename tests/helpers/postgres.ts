@@ -13,6 +13,7 @@ import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { freePort } from './server.ts';
 
 const BIN_DIRS = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'];
@@ -36,6 +37,29 @@ export function postgresOrSkip(): boolean {
   if (servicesRequired()) throw new Error(`REQUIRE_SERVICES=1 but ${POSTGRES_MISSING}.`);
   console.warn(`skipping PostgreSQL tests: ${POSTGRES_MISSING}`);
   return false;
+}
+
+/**
+ * A suite that needs PostgreSQL: skipped (the reason in its title) when the binaries are absent,
+ * failing under REQUIRE_SERVICES=1; one cluster started before its tests and destroyed after.
+ * @example
+ * describeWithPostgres('two instances on one registry', (postgres) => {
+ *   it('…', async () => { const url = await postgres().freshSchema(); … });
+ * });
+ */
+export function describeWithPostgres(title: string, body: (cluster: () => PostgresCluster) => void): void {
+  const available = postgresOrSkip();
+  describe.skipIf(!available)(`${title}${available ? '' : ` (${POSTGRES_MISSING})`}`, () => {
+    let cluster: PostgresCluster | undefined;
+    beforeAll(async () => {
+      cluster = await startPostgres();
+    }, 60_000);
+    afterAll(() => cluster?.destroy());
+    body(() => {
+      if (cluster === undefined) throw new Error('PostgreSQL did not start');
+      return cluster;
+    });
+  });
 }
 
 export type PostgresCluster = {

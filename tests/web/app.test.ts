@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { http } from '../helpers/server.ts';
-import { createKeys, PASSWORD, requestsCarrying as requestsCarryingAny, scanOutcome, unlock } from './flows.ts';
+import { createKeys, findRecipient, openAdvanced, PASSWORD, requestsCarrying as requestsCarryingAny, scanOutcome, unlock } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 
 let h: WebHarness;
@@ -70,30 +70,26 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await alice.getByRole('button', { name: 'Generate keys' }).waitFor();
     await screenshots(alice, 'receive-start');
 
-    const { metaAddress, envelope } = await createKeys(alice);
-    await alice.getByRole('button', { name: 'Copy Meta-address' }).click();
+    const { metaAddress, envelope, link } = await createKeys(alice);
+    await alice.getByRole('button', { name: 'Copy payment link' }).click();
     await alice.getByText('Copied').waitFor();
-    expect(await alice.evaluate(() => navigator.clipboard.readText())).toBe(metaAddress);
-    await alice.getByLabel('Your name (optional)').fill('alice-web.eth');
-    await alice.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
+    expect(await alice.evaluate(() => navigator.clipboard.readText())).toBe(link);
     const record = (await alice.getByTestId('text-record').textContent())!;
     expect(record).toMatch(/^ipfs:\/\/b[a-z2-7]+$/);
-    await alice.getByRole('button', { name: 'Show QR code' }).click();
-    await alice.getByRole('img', { name: 'QR code of the meta-address' }).waitFor();
+    expect(link.endsWith(record.slice('ipfs://'.length))).toBe(true);
+    await alice.getByRole('img', { name: 'QR code of your payment link' }).waitFor();
     await screenshots(alice, 'receive');
 
     // The recipient writes the record into the name (on the chain: no UI for that here).
     await h.chain.register('alice-web.eth');
     await h.chain.setText('alice-web.eth', 'stealth-meta', record);
 
-    // The sender: resolve the name, create the payment in the browser, announce it.
+    // The sender: resolve the name, make a one-time address in the browser (Advanced: paid elsewhere), announce it.
     const { page: bob } = await h.newPage();
-    await bob.goto('/send');
-    await bob.getByLabel('Name or meta-address').fill('alice-web.eth');
-    await bob.getByRole('button', { name: 'Find recipient' }).click();
-    await bob.getByText('Found the meta-address of').waitFor();
-    await bob.getByLabel('Amount to pay').fill('0.25 ETH');
-    await bob.getByRole('button', { name: 'Create stealth address' }).click();
+    await findRecipient(bob, 'alice-web.eth');
+    await openAdvanced(bob);
+    await bob.getByRole('button', { name: 'Make a one-time address' }).click();
+    await bob.getByLabel('Amount paid (optional)').fill('0.25 ETH');
     const stealthAddress = (await bob.getByTestId('stealth-address').textContent())!;
     expect(stealthAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(await bob.getByTestId('stealth-sui-address').textContent()).toMatch(/^0x[0-9a-f]{64}$/);
@@ -168,20 +164,19 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
   it('pays a .sui name on Sui, and the recipient finds the payment at its Sui address', { timeout: 180_000 }, async () => {
     const { page: carol } = await h.newPage();
     await createKeys(carol);
-    await carol.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
     const record = (await carol.getByTestId('text-record').textContent())!;
     h.sui.names.set('carol-web.sui', { contentHash: record });
 
     const { page: dave } = await h.newPage();
-    await dave.goto('/send');
-    await dave.getByLabel('Name or meta-address').fill('carol-web.sui');
-    await dave.getByRole('button', { name: 'Find recipient' }).click();
-    await dave.getByText('Found the meta-address of carol-web.sui').waitFor();
-    await dave.getByLabel('Amount to pay').fill('12 SUI');
-    await dave.getByLabel('Chain').selectOption('sui');
-    await dave.getByRole('button', { name: 'Create stealth address' }).click();
+    await findRecipient(dave, 'carol-web.sui');
+    await dave.getByTestId('recipient-found').getByText('carol-web.sui').waitFor();
+    await openAdvanced(dave);
+    await dave.getByRole('button', { name: 'Make a one-time address' }).click();
+    await dave.getByLabel('Amount paid (optional)').fill('12 SUI');
+    await dave.getByLabel('Chain of that transaction').selectOption('sui');
     const suiAddress = (await dave.getByTestId('stealth-sui-address').textContent())!;
-    await dave.getByRole('img', { name: 'QR code of the sui stealth address' }).waitFor();
+    await dave.getByRole('button', { name: 'Show QR code' }).nth(1).click();
+    await dave.getByRole('img', { name: 'QR code of the sui one-time address' }).waitFor();
     expect(suiAddress).toMatch(/^0x[0-9a-f]{64}$/);
     await dave.getByLabel('Transaction hash').fill(`Sui${randomHex(20)}`);
     await dave.getByRole('button', { name: 'Publish announcement' }).click();
@@ -354,7 +349,7 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     const errorsBefore = h.pageErrors.length;
     await page.goto('/receive');
     await page.getByRole('button', { name: 'Generate keys' }).click();
-    expect(await page.getByTestId('meta-address').textContent()).toMatch(/^0x02[0-9a-f]{2434}$/);
+    await page.getByTestId('keys-unsaved').waitFor();
     expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toContain('script-src-elem');
     // The console reported it too; that report is expected here.
@@ -371,26 +366,27 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
-    const field = page.getByLabel('Name or meta-address');
+    const field = page.getByLabel('Payment link, name or address');
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('bob.btc');
     await page.keyboard.press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'Names end in .eth or .sui' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'a name ending in .eth or .sui' }).waitFor();
     await field.fill('');
     await page.keyboard.type(`st:eth:0x${bytesToHex(recipient.metaAddress)}`);
     await page.keyboard.press('Enter');
-    await page.getByText('Found the meta-address of the pasted meta-address').waitFor();
-    await page.keyboard.press('Tab'); // Find recipient
-    await page.keyboard.press('Tab'); // Amount
-    await page.keyboard.type('1 ETH');
-    await page.keyboard.press('Tab'); // Chain
-    await page.keyboard.press('Tab'); // Create stealth address
+    await page.getByTestId('recipient-found').getByText('the pasted meta-address').waitFor();
+    // Onward by Tab alone to the Advanced section, opened and used from the keyboard.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.textContent ?? '')).startsWith('Advanced: pay from another wallet')) break;
+    }
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab'); // Make a one-time address
     await page.keyboard.press('Enter');
     await page.getByTestId('stealth-address').waitFor();
 
     await createKeys(page);
-    await page.getByRole('button', { name: 'Publish meta-address to IPFS' }).click();
-    await page.getByTestId('text-record').waitFor();
+    await page.getByTestId('text-record').waitFor({ state: 'attached' });
     const checked = [
       'h1', '.lede', '.hint', 'p', 'label', '.site-nav a[aria-current]', '.site-nav a:not([aria-current])', '.site-footer a',
       'button:not(.secondary)', 'button.secondary', '.value-box', '.notice.success', '.step', 'code',

@@ -21,7 +21,7 @@ import { erc20Abi, formatEther, getAddress, parseEther, parseEventLogs, type Add
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { createKeys, pay, scanFor, scanOutcome, unlock } from './flows.ts';
+import { createKeys, fillPayment, findRecipient, pay, scanFor, scanOutcome, unlock } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 import { pageWithWallet as pageWithWalletOn, sender, setupMoneyChain, TOKENS, waitIndexed } from './money-chain.ts';
 
@@ -93,24 +93,16 @@ describe.skipIf(skipBrowser)('claiming several payments at once in Chromium', ()
 
     // Three payments to one recipient: coin, token with a gas top-up, coin again.
     const { page: bob } = await pageWithWallet();
-    await bob.goto('/send');
-    await bob.getByLabel('Name or meta-address').fill(metaAddress);
-    await bob.getByRole('button', { name: 'Find recipient' }).click();
-    await bob.getByRole('button', { name: 'Create stealth address' }).click();
+    await findRecipient(bob, metaAddress);
     await bob.getByRole('button', { name: 'Connect Test Wallet' }).click();
-    const coinAddress = (await bob.getByTestId('stealth-address').textContent())!;
     const coinPaid = await pay(bob, { native: '0.5' });
+    const coinAddress = coinPaid.stealthAddress;
     expect(await unlabelledHashes(bob)).toEqual([]);
     expect(await bob.getByTestId('paid-fees').textContent()).toMatch(/Network fees paid: 0\.\d+ ETH/);
-    await bob.getByRole('button', { name: 'Create another address' }).click();
-    const tokenAddress = (await bob.getByTestId('stealth-address').textContent())!;
     const tokenPaid = await pay(bob, { token, amount: '100', topUp: '0.01' });
+    const tokenAddress = tokenPaid.stealthAddress;
     expect(tokenPaid.topUp).toMatch(/^0x[0-9a-f]{64}$/);
-    await bob.getByRole('button', { name: 'Create another address' }).click();
-    const secondCoinAddress = (await bob.getByTestId('stealth-address').textContent())!;
-    await pay(bob, { native: '0.25' });
-    // Send has one amount field: the one paid and sealed into the note.
-    expect(await bob.getByLabel(/amount/i).count()).toBe(1);
+    const secondCoinAddress = (await pay(bob, { native: '0.25' })).stealthAddress;
 
     await waitIndexed(h.server, client);
     const stealth = [coinAddress, tokenAddress, secondCoinAddress] as const;
@@ -275,27 +267,18 @@ describe.skipIf(skipBrowser)('claiming several payments at once in Chromium', ()
     const { page: carol } = await h.newPage();
     const { metaAddress } = await createKeys(carol);
     const { page: dan, wallet } = await pageWithWallet();
-    await dan.goto('/send');
-    await dan.getByLabel('Name or meta-address').fill(metaAddress);
-    await dan.getByRole('button', { name: 'Find recipient' }).click();
-    await dan.getByRole('button', { name: 'Create stealth address' }).click();
+    await findRecipient(dan, metaAddress);
     await dan.getByRole('button', { name: 'Connect Test Wallet' }).click();
     const nonce = await client.getTransactionCount({ address: sender.address });
     const held = await tokensOf(sender.address);
 
-    await dan.getByLabel('Asset', { exact: true }).selectOption('erc20');
-    await dan.getByLabel('Token address').fill(token);
-    await dan.getByLabel('Amount to pay').fill(String(held / TOKENS + 1n));
-    await dan.getByLabel(/^Gas top-up/).fill('0');
-    await dan.getByRole('button', { name: 'Pay and announce' }).click();
+    await fillPayment(dan, { token, amount: String(held / TOKENS + 1n), topUp: '0' });
     const tokenAlert = dan.getByRole('alert').filter({ hasText: 'short' });
     await tokenAlert.waitFor({ timeout: 30_000 });
     expect(await tokenAlert.textContent()).toBe(`Your wallet holds ${held / TOKENS} TST, and this payment sends ${held / TOKENS + 1n} TST: 1 TST short. Nothing was sent; pay less or add tokens first.`);
 
     const coins = await balanceOf(sender.address);
-    await dan.getByLabel('Asset', { exact: true }).selectOption('native');
-    await dan.getByLabel('Amount to pay').fill(formatEther(coins)); // the whole balance: nothing left for gas
-    await dan.getByRole('button', { name: 'Pay and announce' }).click();
+    await fillPayment(dan, { native: formatEther(coins) }); // the whole balance: nothing left for gas
     const coinAlert = dan.getByRole('alert').filter({ hasText: 'network fees' });
     await coinAlert.waitFor({ timeout: 30_000 });
     expect(await coinAlert.textContent()).toMatch(/^Your wallet holds [\d.]+ ETH, and this payment needs up to [\d.]+ ETH \([\d.]+ ETH and at most 0\.\d+ ETH of network fees\): [\d.]+ ETH short\. Nothing was sent/);

@@ -36,7 +36,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileAnnouncerContracts, DEV_KEYS } from '../helpers/announcer-chain.ts';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { http } from '../helpers/server.ts';
-import { createKeys, pay, scanFor } from './flows.ts';
+import { createKeys, findRecipient, openAdvanced, PASSWORD, pay, scanFor } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 import { installTestWallet, type TestWallet } from './test-wallet.ts';
 
@@ -91,7 +91,8 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     // B (the spending key) is common to both forms: one identity.
     expect(erc8441.slice(2, 68)).toBe(metaAddress.slice(4, 70));
 
-    // Register: the registry is read first (nothing there), and the price is shown before the wallet is asked.
+    // Register (under Advanced): the registry is read first (nothing there), and the price is shown before the wallet is asked.
+    await openAdvanced(alice);
     const panel = alice.getByTestId('erc6538-register');
     await panel.getByRole('button', { name: 'Connect Test Wallet' }).click();
     await expect.poll(() => panel.getByTestId('erc6538-status').getAttribute('data-status'), { timeout: 30_000 }).toBe('not-registered');
@@ -123,19 +124,18 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     // The sender types only the recipient's wallet address; the registry is read through the sender's wallet.
     const { page: bob, wallet: bobWallet } = await pageWithWallet(sender.address);
     await bob.goto('/send');
-    await bob.getByLabel('Name or meta-address').fill(recipientWallet.address);
+    await bob.getByLabel('Payment link, name or address').fill(recipientWallet.address);
     await bob.getByRole('button', { name: 'Find recipient' }).click();
     await bob.getByTestId('registry-lookup').getByRole('button', { name: 'Read with Test Wallet' }).click();
-    await bob.getByText('Found the meta-address of').waitFor({ timeout: 30_000 });
+    await bob.getByTestId('recipient-found').waitFor({ timeout: 30_000 });
     expect(await bob.getByTestId('recipient-scheme').textContent()).toBe('scheme 3 (ERC-8441)');
     const registryReads = bobWallet.calls.filter((c) => c.method === 'eth_call' && String((c.params[0] as { to?: string }).to).toLowerCase() === ERC6538_REGISTRY_ADDRESS.toLowerCase());
     expect(registryReads.length).toBeGreaterThan(0);
     await screenshots(bob, 'send-erc6538-found');
 
-    await bob.getByRole('button', { name: 'Create stealth address' }).click();
-    const stealthAddress = (await bob.getByTestId('stealth-address').textContent())!;
     await bob.getByRole('button', { name: 'Connect Test Wallet' }).click();
     const paid = await pay(bob, { native: '0.5' });
+    const stealthAddress = paid.stealthAddress;
     expect(await client.getBalance({ address: stealthAddress as Address })).toBe(parseEther('0.5'));
     // On chain, the announcement is scheme 3 (ERC-8441) for that stealth address, with the 1121-byte epk || ct.
     const announced = parseEventLogs({ abi: announcerAbi, logs: (await client.getTransactionReceipt({ hash: paid.announcement as Hash })).logs, eventName: 'Announcement' });
@@ -152,6 +152,11 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     // A new identity in the same browser (a reload locks the keys): the registration on chain is now other keys.
     await alice.goto('/receive');
     await alice.getByRole('button', { name: 'Generate keys' }).click();
+    await alice.getByLabel('New password').fill(PASSWORD);
+    await alice.getByLabel('Repeat the password').fill(PASSWORD);
+    await alice.getByRole('button', { name: 'Save encrypted keys' }).click();
+    await alice.getByRole('button', { name: 'Skip for now' }).click();
+    await openAdvanced(alice);
     const again = alice.getByTestId('erc6538-register');
     await again.getByRole('button', { name: 'Connect Test Wallet' }).click();
     await expect.poll(() => again.getByTestId('erc6538-status').getAttribute('data-status'), { timeout: 30_000 }).toBe('differs');
@@ -167,15 +172,16 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     const { page: bob, wallet: bobWallet } = await pageWithWallet(sender.address);
     const nonceBefore = await client.getTransactionCount({ address: sender.address });
     await bob.goto('/send');
-    await bob.getByLabel('Name or meta-address').fill(nobody.toLowerCase());
+    await bob.getByLabel('Payment link, name or address').fill(nobody.toLowerCase());
     await bob.getByRole('button', { name: 'Find recipient' }).click();
     await bob.getByTestId('registry-lookup').getByRole('button', { name: 'Read with Test Wallet' }).click();
     const problem = (await bob.getByTestId('registry-lookup-problem').textContent({ timeout: 30_000 }))!;
     expect(problem).toContain('has no meta-address registered in the ERC-6538 registry on');
     expect(problem).toContain('nothing was created or sent');
     expect(await bob.getByRole('alert').filter({ hasText: 'has no meta-address registered' }).count()).toBe(1);
-    // No one-time address to pay, no transaction.
-    expect(await bob.getByRole('button', { name: 'Create stealth address' }).count()).toBe(0);
+    // Nothing to pay, no transaction.
+    expect(await bob.getByRole('button', { name: 'Connect Test Wallet' }).count()).toBe(0);
+    expect(await bob.getByTestId('review').count()).toBe(0);
     expect(bobWallet.calls.filter((c) => /^eth_send/.test(c.method))).toEqual([]);
     expect(await client.getTransactionCount({ address: sender.address })).toBe(nonceBefore);
     expect(serverRequestsNaming(nobody)).toEqual([]);
@@ -202,18 +208,19 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
     const { page: bob } = await pageWithWallet(sender.address);
     await bob.goto('/send');
     const errorsBefore = h.pageErrors.length;
-    await bob.getByLabel('Name or meta-address').fill('dave-6538.eth');
+    await bob.getByLabel('Payment link, name or address').fill('dave-6538.eth');
     await bob.getByRole('button', { name: 'Find recipient' }).click();
     const lookup = bob.getByTestId('registry-lookup');
     await lookup.getByText('dave-6538.eth publishes no stealth-meta record').waitFor({ timeout: 30_000 });
     await lookup.getByRole('button', { name: 'Read with Test Wallet' }).click();
-    await bob.getByText('Found the meta-address of dave-6538.eth').waitFor({ timeout: 30_000 });
+    await bob.getByTestId('recipient-found').getByText('dave-6538.eth').waitFor({ timeout: 30_000 });
     expect(await bob.getByTestId('recipient-scheme').textContent()).toBe('scheme 3 (ERC-8441)');
     // The server was asked for the name (as for any name), never for the registration.
     expect(h.requests.filter((r) => r.url.includes('/api/v1/erc6538/'))).toEqual([]);
 
     // Paid elsewhere and announced here by hand: the scheme-3 record carries its one-time address.
-    await bob.getByRole('button', { name: 'Create stealth address' }).click();
+    await openAdvanced(bob);
+    await bob.getByRole('button', { name: 'Make a one-time address' }).click();
     const stealthAddress = (await bob.getByTestId('stealth-address').textContent())!;
     const txHash = `0x${'6538'.repeat(16)}`;
     await bob.getByLabel('Transaction hash').fill(txHash);
@@ -224,9 +231,9 @@ describe.skipIf(skipBrowser)('ERC-6538 in the web app, in Chromium', () => {
 
     // A name with neither a record nor an address: one sentence, nothing to pay.
     await h.chain.register('nobody-6538.eth');
-    await bob.getByLabel('Name or meta-address').fill('nobody-6538.eth');
+    await bob.getByLabel('Payment link, name or address').fill('nobody-6538.eth');
     await bob.getByRole('button', { name: 'Find recipient' }).click();
-    await bob.getByRole('alert').filter({ hasText: 'nobody-6538.eth has no stealth-meta record and sets no address' }).waitFor({ timeout: 30_000 });
+    await bob.getByRole('alert').filter({ hasText: 'nobody-6538.eth has not set up private payments yet' }).waitFor({ timeout: 30_000 });
     // The browser reports the server's expected 404s (no stealth-meta record, no address) in the console; nothing else.
     const reported = h.pageErrors.splice(errorsBefore);
     expect(reported.every((message) => /status of 404/.test(message))).toBe(true);

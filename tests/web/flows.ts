@@ -11,12 +11,13 @@ import type { RecordedRequest } from './harness.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
-/** On the Receive page: generate keys, save them under PASSWORD, export the backup file. */
-export async function createKeys(page: Page): Promise<{ metaAddress: string; envelope: string }> {
+/**
+ * On the Receive page: generate keys, save them under PASSWORD, export the backup file; then the
+ * payment link appears. Returns the meta-address (under Advanced), the backup and the link.
+ */
+export async function createKeys(page: Page): Promise<{ metaAddress: string; envelope: string; link: string }> {
   await page.goto('/receive');
   await page.getByRole('button', { name: 'Generate keys' }).click();
-  const metaAddress = (await page.getByTestId('meta-address').textContent())!;
-  expect(metaAddress).toMatch(/^0x02[0-9a-f]{2434}$/);
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Save encrypted keys' }).click();
@@ -25,7 +26,24 @@ export async function createKeys(page: Page): Promise<{ metaAddress: string; env
   expect(download.suggestedFilename()).toMatch(/^wraith-keystore-[0-9a-f]{12}\.json$/);
   const envelope = readFileSync((await download.path())!, 'utf8');
   expect(JSON.parse(envelope)).toMatchObject({ kind: 'wraith-keystore', version: 1 });
-  return { metaAddress, envelope };
+  const link = (await page.getByTestId('payment-link').textContent({ timeout: 30_000 }))!;
+  const metaAddress = (await page.getByTestId('meta-address').textContent())!;
+  expect(metaAddress).toMatch(/^0x02[0-9a-f]{2434}$/);
+  return { metaAddress, envelope, link };
+}
+
+/** Open the page's "Advanced" section (Receive: the meta-address, ERC-6538; Send: paying from elsewhere). */
+export async function openAdvanced(page: Page): Promise<void> {
+  const details = page.locator('details.advanced').first();
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').first().click();
+}
+
+/** On the Send page: look up `recipient` (a link, name, address or meta-address) and wait until it is found. */
+export async function findRecipient(page: Page, recipient: string): Promise<void> {
+  await page.goto('/send');
+  await page.getByLabel('Payment link, name or address').fill(recipient);
+  await page.getByRole('button', { name: 'Find recipient' }).click();
+  await page.getByTestId('recipient-found').waitFor();
 }
 
 export async function unlock(page: Page, password = PASSWORD): Promise<void> {
@@ -66,21 +84,46 @@ export function requestsCarrying(requests: readonly RecordedRequest[], secrets: 
     .map((r) => `${r.method} ${r.url}`);
 }
 
-/** On the Send page with a payment created: pay it from the connected wallet; returns the hashes shown. */
-export async function pay(page: Page, asset: { native: string } | { token: Address; amount: string; topUp: string }) {
-  if ('native' in asset) {
-    await page.getByLabel('Asset', { exact: true }).selectOption('native');
-    await page.getByLabel('Amount to pay').fill(asset.native);
-  } else {
-    await page.getByLabel('Asset', { exact: true }).selectOption('erc20');
-    await page.getByLabel('Token address').fill(asset.token);
-    await page.getByLabel('Amount to pay').fill(asset.amount);
-    await page.getByLabel(/^Gas top-up/).fill(asset.topUp);
-  }
-  await page.getByRole('button', { name: 'Pay and announce' }).click();
+/**
+ * On the Send page with the recipient found and a wallet connected: enter the amount and asset,
+ * review, pay; returns what the page shows (the hashes, and the one-time address paid).
+ */
+export async function pay(page: Page, asset: { native: string } | { token: Address; amount: string; topUp?: string }) {
+  if ((await page.getByTestId('paid').count()) > 0) await page.getByRole('button', { name: 'Make another payment' }).click();
+  await review(page, asset);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await page.getByTestId('paid').waitFor({ timeout: 60_000 });
   const text = async (id: string) => ((await page.getByTestId(id).count()) > 0 ? (await page.getByTestId(id).textContent())! : null);
-  return { summary: await text('paid-summary'), payment: (await text('payment-tx'))!, topUp: await text('top-up-tx'), announcement: (await text('announcement-tx'))! };
+  return {
+    summary: await text('paid-summary'),
+    payment: (await text('payment-tx'))!,
+    topUp: await text('top-up-tx'),
+    announcement: (await text('announcement-tx'))!,
+    stealthAddress: (await text('paid-address'))!,
+  };
+}
+
+/** Fill in the amount and asset and press Review payment (the review, or an error, follows). */
+export async function fillPayment(page: Page, asset: { native: string } | { token: Address; amount: string; topUp?: string }): Promise<void> {
+  if ('native' in asset) {
+    await page.getByLabel('Asset', { exact: true }).selectOption('native');
+    await page.getByLabel('Amount', { exact: true }).fill(asset.native);
+  } else {
+    await page.getByLabel('Asset', { exact: true }).selectOption('other');
+    await page.getByLabel('Token address').fill(asset.token);
+    await page.getByLabel('Amount', { exact: true }).fill(asset.amount);
+    if (asset.topUp !== undefined) {
+      await page.getByText("Coin for the recipient's fees").click();
+      await page.getByLabel(/^Gas top-up/).fill(asset.topUp);
+    }
+  }
+  await page.getByRole('button', { name: 'Review payment' }).click();
+}
+
+/** As `fillPayment`, then wait for the review. */
+export async function review(page: Page, asset: { native: string } | { token: Address; amount: string; topUp?: string }): Promise<void> {
+  await fillPayment(page, asset);
+  await page.getByTestId('review').waitFor({ timeout: 30_000 });
 }
 
 /**

@@ -29,7 +29,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { createKeys, PASSWORD, scanOutcome, unlock } from './flows.ts';
+import { createKeys, findRecipient, PASSWORD, scanOutcome, unlock } from './flows.ts';
 import { startWebHarness, type WebHarness } from './harness.ts';
 import { sender, setupMoneyChain, TOKENS, waitIndexed } from './money-chain.ts';
 import { checkPage, type PageCheck } from './page-checks.ts';
@@ -45,8 +45,10 @@ beforeAll(async () => {
     async setupChain(chain) {
       const money = await setupMoneyChain(chain);
       ({ client, token } = money);
-      // The test token is one the server names for its chain (GET /api/v1/chains), as a deployment names its chain's usual tokens.
-      return { ...money.env, CHAIN_TOKENS: JSON.stringify([{ address: money.token, symbol: 'TST', decimals: 18 }]) };
+      // The test token is one the server names for its chain (CHAINS `tokens`, GET /api/v1/chains), as a deployment names its chain's usual tokens.
+      const { CHAIN_RPC_URL, CHAIN_NAME, INDEXER_CONFIRMATIONS, ...rest } = money.env;
+      const tokens = [{ address: money.token, symbol: 'TST', decimals: 18 }];
+      return { ...rest, CHAINS: JSON.stringify([{ name: CHAIN_NAME, rpc_url: CHAIN_RPC_URL, confirmations: Number(INDEXER_CONFIRMATIONS), tokens }]) };
     },
   });
 }, 180_000);
@@ -77,15 +79,13 @@ describe.skipIf(skipBrowser)('the journey of issue 30 in Chromium', () => {
     failed.push(...(await checkPage(page, 'journey-home')));
     await page.goto('/receive');
     failed.push(...(await checkPage(page, 'journey-receive-start')));
-    const { metaAddress } = await createKeys(page);
+    const { link } = await createKeys(page);
     failed.push(...(await checkPage(page, 'journey-receive-saved')));
 
     const { page: payer } = await h.newPage();
     await payer.goto('/send');
     failed.push(...(await checkPage(payer, 'journey-send-start')));
-    await payer.getByLabel('Name or meta-address').fill(metaAddress);
-    await payer.getByRole('button', { name: 'Find recipient' }).click();
-    await payer.getByText('Found the meta-address of').waitFor();
+    await findRecipient(payer, link);
     failed.push(...(await checkPage(payer, 'journey-send-recipient')));
 
     await page.goto('/scan');

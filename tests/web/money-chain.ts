@@ -13,7 +13,7 @@ import { compileContracts } from '../helpers/anvil.ts';
 import type { EnsChain } from '../helpers/ens-anvil.ts';
 import type { Page } from 'playwright-core';
 import { http, type RunningServer } from '../helpers/server.ts';
-import type { WebHarness } from './harness.ts';
+import { startWebHarness, type WebHarness } from './harness.ts';
 import { installTestWallet, type TestWallet } from './test-wallet.ts';
 
 /** The sender's wallet account: anvil's second dev account (the first deploys ENS and writes names). */
@@ -46,4 +46,16 @@ export async function pageWithWallet(h: WebHarness): Promise<{ page: Page; walle
   const { page } = await h.newPage();
   const wallet = await installTestWallet(page, { rpcUrl: h.chain.rpcUrl, account: sender.address });
   return { page, wallet };
+}
+
+/** The web harness on a money chain (the Announcer and the test token deployed, the server indexing it). */
+export async function startMoneyHarness(): Promise<{ h: WebHarness; money: MoneyChain }> {
+  let money!: MoneyChain;
+  const h = await startWebHarness({
+    async setupChain(chain) {
+      money = await setupMoneyChain(chain);
+      return money.env;
+    },
+  });
+  return { h, money };
 }

@@ -32,6 +32,8 @@ export type TestWallet = {
   setChain(id: number, options?: { announce?: boolean }): Promise<void>;
   /** From now on, the user declines (4001) every request to switch or add a chain. */
   declineSwitching(decline: boolean): void;
+  /** From now on, the user declines (4001) every request to send a transaction or a batch of calls. */
+  declineSending(decline: boolean): void;
 };
 
 export type TestWalletOptions = {
@@ -64,6 +66,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
   const known = new Set(options.known ?? endpoints.keys());
   let current = [...endpoints.keys()][0]!;
   let declining = false;
+  let decliningSends = false;
   const calls: WalletCall[] = [];
   const added: unknown[] = [];
   const declined: Answer = { error: { code: 4001, message: 'User rejected the request.' } };
@@ -97,6 +100,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
         known.add(target);
         return { result: null };
       }
+      if ((method === 'eth_sendTransaction' || method === 'wallet_sendCalls') && decliningSends) return declined;
       if (method === 'eth_sendTransaction') {
         const named = (params[0] as { chainId?: string })?.chainId;
         if (named !== undefined && Number(BigInt(named)) !== current) return { error: { code: -32603, message: `The transaction names chain ${Number(BigInt(named))}; the wallet is on ${current}.` } };
@@ -153,6 +157,9 @@ export async function installTestWallet(page: Page, options: TestWalletOptions):
     },
     declineSwitching(decline) {
       declining = decline;
+    },
+    declineSending(decline) {
+      decliningSends = decline;
     },
   };
 }

@@ -1,106 +1,172 @@
 'use client';
 /**
- * Pay a stealth address from a connected wallet and announce it on chain (SDK `payStealth`): the
- * native coin, or an ERC-20 token with an optional native top-up so the recipient can pay the gas
- * of withdrawing it. The announcement goes to the ERC-5564 Announcer, where this server's indexer
- * (CHAIN_RPC_URL) and any other scanner pick it up; the note sealed in it tells the recipient the
- * amount, the transfer's hash and the chain.
+ * Send from a connected wallet: the amount and the asset together (the chain's coin or a token,
+ * by symbol, with the wallet's balance beside it: well-known tokens listed (known-tokens.ts), any
+ * other by its address, read from its contract), then one review with every fee in the chain's
+ * coin and the total, then pay (SDK `payStealth`). The review makes the one-time address
+ * (`createStealthPayment`) and runs the checks before signing (payment-checks.ts): the balances
+ * first, so a payer short of tokens is told how many, whatever the other fields hold, and only
+ * then the estimates that could revert. The payment goes to the ERC-5564 Announcer with a note
+ * only the recipient can read (amount, transaction, chain), where any scanner finds it.
  */
-import type { StealthPayment } from '@wraith-pq/sdk';
-import { announceParameters, estimateGasTopUp, feePaidOf, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
-import { useId, useState, type FormEvent } from 'react';
-import { formatAmount, parseAmount } from '../_lib/amount';
+import { createStealthPayment, type StealthPayment } from '@wraith-pq/sdk';
+import { announceParameters, feePaidOf, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PaymentSigning, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { erc20Abi, type Address } from 'viem';
+import { formatAmount, parseAmount, roundAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
-import { errorMessage } from '../_lib/error-message';
+import { isCancelledInWallet, shownError } from '../_lib/error-message';
+import { knownTokens } from '../_lib/known-tokens';
 import { checkWalletCovers } from '../_lib/payment-checks';
+import type { Recipient } from '../_lib/recipient';
 import { parseTokenAddress, readTokenInfo, type TokenInfo } from '../_lib/token-info';
 import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
+import { ErrorNotice, type ShownError } from './error-notice';
 import { Notice } from './notice';
 import { TxHash } from './tx-hash';
 
-/** Default top-up: enough native coin for a token transfer and a sweep at ordinary gas prices. */
-/** Empty: the top-up is priced from the chain's current fees (a token withdrawal there, with margin). */
-const DEFAULT_TOP_UP = '';
+const COIN = 'native';
+const OTHER = 'other';
 
-/** `chainId`: the chain that holds the money, where the announcement went too. */
-type Paid = PayStealthReturnType & { summary: string; chainId: number; fees: bigint | null };
-/** Paid, but the announcement failed: the recipient cannot find the money until it is announced, on the chain that holds it. */
-type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; summary: string; chainId: number };
-
-export type PayFromWalletProps = {
-  payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'>;
-  connection: ChainWallet;
-  /** What to pay, as typed in the Send page's one amount field (in the coin or the token chosen here). */
-  amount: string;
-  /** Called once the payment and its announcement are mined. */
-  onPaid?: () => void;
+/** What the review showed, and what Pay signs: the one-time address, the settled asset and the price. */
+type Review = {
+  payment: StealthPayment;
+  asset: PaymentAsset;
+  signWith: PaymentSigning;
+  token: TokenInfo | null;
+  /** The amount paid, in its unit (base units). */
+  amount: bigint;
+  /** Coin sent besides the fees: the amount, or a token payment's top-up (wei). */
+  sent: bigint;
+  /** The most the fees can cost (wei). */
+  fee: bigint;
+  summary: string;
+  chainId: number;
 };
 
-export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWalletProps) {
-  const ids = { asset: useId(), token: useId(), topUp: useId() };
-  const [asset, setAsset] = useState<'native' | 'erc20'>('native');
-  const [token, setToken] = useState('');
-  /** The most the payment's gas can cost, once the checks before signing passed. */
-  const [gasBound, setGasBound] = useState<bigint | null>(null);
-  const [topUp, setTopUp] = useState(DEFAULT_TOP_UP);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; afterWallet: boolean } | null>(null);
+/** `chainId`: the chain that holds the money, where the announcement went too. */
+type Paid = PayStealthReturnType & { summary: string; chainId: number; fees: bigint | null; stealthAddress: string };
+/** Paid, but the announcement failed: the recipient cannot find the money until it is announced, on the chain that holds it. */
+type Unannounced = { paymentHash: PayStealthReturnType['paymentHash']; topUpHash: PayStealthReturnType['topUpHash']; amount: bigint; token: 'coin' | `0x${string}`; summary: string; chainId: number; payment: StealthPayment };
+
+type Balances = { coin: bigint | null; tokens: Record<string, bigint | null> };
+
+export type PayFromWalletProps = {
+  recipient: Recipient;
+  connection: ChainWallet;
+};
+
+export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
+  const ids = { amount: useId(), asset: useId(), token: useId(), topUp: useId() };
+  const symbol = connection.chain.nativeCurrency.symbol;
+  const listed = knownTokens(connection.chainId);
+  const [amount, setAmount] = useState('');
+  const [choice, setChoice] = useState<string>(COIN);
+  const [otherToken, setOtherToken] = useState('');
+  const [other, setOther] = useState<{ info: TokenInfo; balance: bigint | null } | null>(null);
+  const [topUp, setTopUp] = useState('');
+  const [balances, setBalances] = useState<Balances>({ coin: null, tokens: {} });
+  const [review, setReview] = useState<Review | null>(null);
+  const [exact, setExact] = useState(false);
+  const [busy, setBusy] = useState<'review' | 'pay' | null>(null);
+  const [error, setError] = useState<(ShownError & { afterWallet: boolean }) | null>(null);
   const [paid, setPaid] = useState<Paid | null>(null);
   const [unannounced, setUnannounced] = useState<Unannounced | null>(null);
-  const symbol = connection.chain.nativeCurrency.symbol;
+  const [round, setRound] = useState(0);
 
-  async function onSubmit(event: FormEvent) {
+  // The wallet's balances, read through its own provider; again after each payment.
+  useEffect(() => {
+    let live = true;
+    const { client, account } = connection;
+    void Promise.all([
+      client.getBalance({ address: account }).catch(() => null),
+      Promise.all(listed.map((t) => client.readContract({ address: t.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] }).catch(() => null))),
+    ]).then(([coin, tokens]) => live && setBalances({ coin, tokens: Object.fromEntries(listed.map((t, i) => [t.address, tokens[i] ?? null])) }));
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `listed` follows the chain id
+  }, [connection, round]);
+
+  // Another token, by address: its symbol, decimals and the wallet's balance, once the address is whole.
+  useEffect(() => {
+    setOther(null);
+    if (choice !== OTHER) return;
+    let address: Address;
+    try {
+      address = parseTokenAddress(otherToken);
+    } catch {
+      return;
+    }
+    let live = true;
+    const { client, account } = connection;
+    void readTokenInfo(client, address)
+      .then(async (info) => {
+        const balance = await client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [account] }).catch(() => null);
+        if (live) setOther({ info, balance });
+      })
+      .catch(() => undefined); // said at the review, with the reason
+    return () => {
+      live = false;
+    };
+  }, [choice, otherToken, connection, round]);
+
+  const chosenToken: TokenInfo | null = choice === COIN ? null : choice === OTHER ? (other?.info ?? null) : (listed.find((t) => t.address === choice) ?? null);
+  const chosenBalance = choice === COIN ? balances.coin : choice === OTHER ? (other?.balance ?? null) : (balances.tokens[choice] ?? null);
+  const show = (value: bigint, decimals: number, unit: string, up = false) => (exact ? formatAmount(value, decimals, unit) : roundAmount(value, decimals, unit, { up }));
+
+  async function onReview(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    setGasBound(null);
-    setBusy(true);
+    setBusy('review');
+    try {
+      let token: TokenInfo | null = null;
+      if (choice === OTHER) token = await readTokenInfo(connection.client, parseTokenAddress(otherToken));
+      else if (choice !== COIN) token = chosenToken;
+      const value = parseAmount(amount, token?.decimals ?? 18, 'Amount');
+      // Left empty, the top-up is what withdrawing the tokens costs on this chain today, with margin (estimatePayment prices it, after the balance checks).
+      const gasTopUp = token && topUp.trim() !== '' ? parseAmount(topUp, 18, 'Coin for their fees', { allowZero: true }) : undefined;
+      // The connection is bound to the chain shown above: a wallet that moved since is refused here, before anything else.
+      await assertWalletChain(connection.source.provider, connection.walletName, connection.chainId);
+      const payment = createStealthPayment(recipient.meta);
+      const asset: PaymentAsset = token ? { type: 'erc20', token: token.address, amount: value, ...(gasTopUp === undefined ? {} : { gasTopUp }) } : { type: 'native', value };
+      const check = await checkWalletCovers({ client: connection.client, account: connection.account, payment, asset, token, coinSymbol: symbol });
+      const settledTopUp = check.asset.type === 'erc20' ? (check.asset.gasTopUp ?? 0n) : 0n;
+      const summary = token ? `${formatAmount(value, token.decimals, token.symbol)}${settledTopUp > 0n ? ` and ${formatAmount(settledTopUp, 18, symbol)} for gas` : ''}` : formatAmount(value, 18, symbol);
+      setReview({ payment, asset: check.asset, signWith: check.signWith, token, amount: value, sent: check.sent, fee: check.gasBound, summary, chainId: connection.chainId });
+    } catch (cause) {
+      setError({ ...shownError(cause), afterWallet: false });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function onPay() {
+    if (!review) return;
+    setError(null);
+    setBusy('pay');
     let afterWallet = false;
     try {
-      let chosen: PaymentAsset;
-      let summary: string;
-      let tokenInfo: TokenInfo | null = null;
-      if (asset === 'native') {
-        const value = parseAmount(amount, 18, 'Amount to pay');
-        chosen = { type: 'native', value };
-        summary = formatAmount(value, 18, symbol);
-      } else {
-        const info = await readTokenInfo(connection.client, parseTokenAddress(token));
-        tokenInfo = info;
-        const value = parseAmount(amount, info.decimals, 'Amount to pay');
-        // Left empty, the top-up is what withdrawing the tokens costs on this chain today, with margin
-        // (L1 data fee included on OP Stack chains); it is shown before the wallet is asked.
-        const gasTopUp =
-          topUp.trim() === ''
-            ? (await estimateGasTopUp({ client: connection.client, token: info.address, amount: value, from: connection.wallet.account.address })).topUp
-            : parseAmount(topUp, 18, 'Gas top-up', { allowZero: true });
-        chosen = { type: 'erc20', token: info.address, amount: value, gasTopUp };
-        summary = `${formatAmount(value, info.decimals, info.symbol)}${gasTopUp > 0n ? ` and ${formatAmount(gasTopUp, 18, symbol)} for gas` : ''}`;
-      }
-      // The connection is bound to the chain shown above: a wallet that moved since is refused
-      // here, before it is asked for anything, and again by the connection before each signature.
-      await assertWalletChain(connection.source.provider, connection.walletName, connection.chainId);
-      // The wallet holds what it would send and the gas of every transaction: else nothing is signed.
-      const { gasBound: bound, signWith } = await checkWalletCovers({ client: connection.client, account: connection.account, payment, asset: chosen, token: tokenInfo, coinSymbol: symbol });
-      setGasBound(bound);
+      await assertWalletChain(connection.source.provider, connection.walletName, review.chainId);
       afterWallet = true;
-      const chainId = connection.chainId;
       try {
-        const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment, asset: chosen, signWith });
-        setPaid({ ...result, summary, chainId, fees: await feesOf(connection, [result.paymentHash, result.topUpHash, result.announcementHash]) });
-        onPaid?.();
+        const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment: review.payment, asset: review.asset, signWith: review.signWith });
+        setPaid({ ...result, summary: review.summary, chainId: review.chainId, stealthAddress: review.payment.stealthAddress, fees: await feesOf(connection, [result.paymentHash, result.topUpHash, result.announcementHash]) });
+        setReview(null);
+        setRound((n) => n + 1);
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
-          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: chosen.type === 'native' ? chosen.value : chosen.amount, summary, chainId });
+          setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: review.amount, token: review.asset.type === 'native' ? 'coin' : review.asset.token, summary: review.summary, chainId: review.chainId, payment: review.payment });
         }
         throw cause;
       }
     } catch (cause) {
       // Paid but not announced: say why the announcement failed (the notice above says the rest).
-      if (cause instanceof PaymentNotAnnouncedError) setError({ message: errorMessage(cause.cause), afterWallet: false });
-      else setError({ message: errorMessage(cause), afterWallet: afterWallet && !(cause instanceof WrongChainError) });
+      if (cause instanceof PaymentNotAnnouncedError) setError({ ...shownError(cause.cause), afterWallet: false });
+      else setError({ ...shownError(cause), afterWallet: afterWallet && !(cause instanceof WrongChainError) && !isCancelledInWallet(cause) });
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   }
 
@@ -108,46 +174,56 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
   async function announceAgain() {
     if (!unannounced) return;
     setError(null);
-    setBusy(true);
+    setBusy('pay');
     try {
       // Announced where the money is, or not at all.
       if (connection.chainId !== unannounced.chainId) {
         const where = chainLabel(chainInfo(unannounced.chainId));
         throw new Error(`The payment is on ${where}, and ${connection.walletName} is on ${chainLabel(chainInfo(connection.chainId))}: switch it back to ${where} to announce it there.`);
       }
-      const note = { amount: unannounced.amount, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
-      const announcementHash = await connection.wallet.writeContract({
-        account: connection.wallet.account,
-        chain: connection.wallet.chain,
-        ...announceParameters({ payment, note }),
-      });
+      // The note names its asset (PROTOCOL.md 8.1), as payStealth's would have.
+      const note = { amount: unannounced.amount, token: unannounced.token, txHash: unannounced.paymentHash, chainId: BigInt(unannounced.chainId) };
+      const announcementHash = await connection.wallet.writeContract({ account: connection.wallet.account, chain: connection.wallet.chain, ...announceParameters({ payment: unannounced.payment, note }) });
       const receipt = await connection.client.waitForTransactionReceipt({ hash: announcementHash });
-      if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} reverted.`);
+      if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} failed on chain. Try again; the payment itself is safe.`);
       setPaid({
         paymentHash: unannounced.paymentHash,
         topUpHash: unannounced.topUpHash,
         announcementHash,
         summary: unannounced.summary,
         chainId: unannounced.chainId,
+        stealthAddress: unannounced.payment.stealthAddress,
         fees: await feesOf(connection, [unannounced.paymentHash, unannounced.topUpHash, announcementHash]),
       });
       setUnannounced(null);
-      onPaid?.();
     } catch (cause) {
-      setError({ message: errorMessage(cause), afterWallet: false });
+      setError({ ...shownError(cause), afterWallet: false });
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   }
+
+  function startAgain() {
+    setPaid(null);
+    setReview(null);
+    setAmount('');
+    setError(null);
+  }
+
+  const exactToggle = (
+    <button type="button" className="secondary small" aria-pressed={exact} onClick={() => setExact(!exact)}>
+      {exact ? 'Show rounded amounts' : 'Show exact amounts'}
+    </button>
+  );
 
   if (unannounced) {
     return (
       <div data-testid="unannounced">
         <Notice kind="error">
-          The payment <TxHash label="Payment" hash={unannounced.paymentHash} explorerUrl={chainInfo(unannounced.chainId).explorerUrl} /> was sent, but its announcement was not made{error ? `: ${error.message}` : '.'} Do not pay
-          again: the recipient finds this payment once it is announced.
+          The payment <TxHash label="Payment" hash={unannounced.paymentHash} explorerUrl={chainInfo(unannounced.chainId).explorerUrl} /> was sent, but the recipient
+          was not told about it{error ? `: ${error.message}` : '.'} Do not pay again: announce it below, and the recipient finds it.
         </Notice>
-        <button type="button" onClick={announceAgain} disabled={busy}>
+        <button type="button" onClick={announceAgain} disabled={busy !== null}>
           {busy ? 'Announcing…' : 'Announce it on chain'}
         </button>
       </div>
@@ -155,56 +231,146 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
   }
 
   if (paid) {
+    const explorer = chainInfo(paid.chainId).explorerUrl;
+    const lines = [
+      { label: 'Payment', hash: paid.paymentHash, testId: 'payment-tx' },
+      ...(paid.topUpHash ? [{ label: 'Gas top-up', hash: paid.topUpHash, testId: 'top-up-tx' }] : []),
+      { label: 'Announcement', hash: paid.announcementHash, testId: 'announcement-tx' },
+    ];
     return (
       <div data-testid="paid">
         <Notice kind="success">
-          Paid <strong data-testid="paid-summary">{paid.summary}</strong> on <strong data-testid="paid-chain">{chainLabel(chainInfo(paid.chainId))}</strong> and
-          announced it there: every transaction is confirmed on chain. The recipient finds the payment on their next scan.
+          Paid <strong data-testid="paid-summary">{paid.summary}</strong> to {recipient.source} on <strong data-testid="paid-chain">{chainLabel(chainInfo(paid.chainId))}</strong>. It is
+          confirmed on chain, and the recipient finds it on their next scan.
         </Notice>
         {paid.fees !== null && (
           <p data-testid="paid-fees">
-            Network fees paid: <strong>{formatAmount(paid.fees, 18, chainInfo(paid.chainId).nativeCurrency.symbol)}</strong>, from the receipts.
+            Network fees paid: <strong>{show(paid.fees, 18, chainInfo(paid.chainId).nativeCurrency.symbol)}</strong> {exactToggle}
           </p>
         )}
-        <div className="tx-lines">
-          <p>
-            <TxHash label="Payment" hash={paid.paymentHash} explorerUrl={chainInfo(paid.chainId).explorerUrl} testId="payment-tx" /> · confirmed
+        <details className="more">
+          <summary>Technical details</summary>
+          <p className="hint">
+            Paid to the one-time address <code data-testid="paid-address">{paid.stealthAddress}</code>.
           </p>
-          {paid.topUpHash && (
-            <p>
-              <TxHash label="Gas top-up" hash={paid.topUpHash} explorerUrl={chainInfo(paid.chainId).explorerUrl} testId="top-up-tx" /> · confirmed
-            </p>
+          <div className="tx-lines">
+            {lines.map((line) => (
+              <p key={line.testId}>
+                <TxHash label={line.label} hash={line.hash} explorerUrl={explorer} testId={line.testId} /> · confirmed
+              </p>
+            ))}
+          </div>
+        </details>
+        <button type="button" onClick={startAgain}>
+          Make another payment
+        </button>
+      </div>
+    );
+  }
+
+  if (review) {
+    const coin = chainInfo(review.chainId).nativeCurrency.symbol;
+    const topUpSent = review.token ? review.sent : 0n;
+    return (
+      <div data-testid="review">
+        <h3>Review</h3>
+        <dl className="review">
+          <dt>To</dt>
+          <dd>
+            {recipient.source} · fingerprint <strong className="fingerprint-value" data-testid="review-fingerprint">{recipient.fingerprint}</strong>
+          </dd>
+          <dt>Amount</dt>
+          <dd data-testid="review-amount">{review.token ? formatAmount(review.amount, review.token.decimals, review.token.symbol) : formatAmount(review.amount, 18, coin)}</dd>
+          {topUpSent > 0n && (
+            <>
+              <dt>For their fees</dt>
+              <dd data-testid="review-top-up">{show(topUpSent, 18, coin)}, so they can move the tokens later</dd>
+            </>
           )}
-          <p>
-            <TxHash label="Announcement" hash={paid.announcementHash} explorerUrl={chainInfo(paid.chainId).explorerUrl} testId="announcement-tx" /> · confirmed
-          </p>
+          <dt>Network fees</dt>
+          <dd data-testid="review-fees">at most {show(review.fee, 18, coin, true)}</dd>
+          <dt className="total">Total</dt>
+          <dd className="total" data-testid="review-total">
+            {review.token
+              ? `${formatAmount(review.amount, review.token.decimals, review.token.symbol)} and at most ${show(review.sent + review.fee, 18, coin, true)}`
+              : `at most ${show(review.sent + review.fee, 18, coin, true)}`}
+          </dd>
+          <dt>On</dt>
+          <dd>{chainLabel(chainInfo(review.chainId))}</dd>
+        </dl>
+        <p className="hint">Fees are what the network charges at today&apos;s price; your wallet shows its own figure before you confirm. {exactToggle}</p>
+        <div className="row">
+          <button type="button" onClick={onPay} disabled={busy !== null}>
+            {busy === 'pay' ? 'Confirm in your wallet…' : 'Pay'}
+          </button>
+          <button type="button" className="secondary" onClick={() => setReview(null)} disabled={busy !== null}>
+            Change
+          </button>
         </div>
-        <p className="hint">A stealth address is for one payment: create another address for the next one.</p>
+        {busy === 'pay' && (
+          <p className="hint" aria-live="polite">
+            Confirm in your wallet. The page waits until the chain confirms the payment.
+          </p>
+        )}
+        {error && (
+          <ErrorNotice error={error}>
+            {error.afterWallet && ' If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction under Advanced below.'}
+          </ErrorNotice>
+        )}
+        <details className="more">
+          <summary>Technical details</summary>
+          <p className="hint">
+            One-time address <code data-testid="review-address">{review.payment.stealthAddress}</code>, made in this browser for this payment only.
+          </p>
+        </details>
       </div>
     );
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <div className="row">
+    <form onSubmit={onReview} noValidate>
+      <h3>Amount</h3>
+      <div className="row amount-row">
+        <div className="field">
+          <label htmlFor={ids.amount}>Amount</label>
+          <input id={ids.amount} type="text" inputMode="decimal" placeholder="0.5" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </div>
         <div className="field">
           <label htmlFor={ids.asset}>Asset</label>
-          <select id={ids.asset} value={asset} onChange={(e) => setAsset(e.target.value as 'native' | 'erc20')}>
-            <option value="native">{symbol} (native coin)</option>
-            <option value="erc20">ERC-20 token</option>
+          <select id={ids.asset} value={choice} onChange={(e) => setChoice(e.target.value)}>
+            <option value={COIN}>
+              {symbol}
+              {balances.coin !== null ? ` · ${roundAmount(balances.coin, 18, 'available')}` : ''}
+            </option>
+            {listed.map((t) => (
+              <option key={t.address} value={t.address}>
+                {t.symbol}
+                {typeof balances.tokens[t.address] === 'bigint' ? ` · ${roundAmount(balances.tokens[t.address]!, t.decimals, 'available')}` : ''}
+              </option>
+            ))}
+            <option value={OTHER}>Another token…</option>
           </select>
         </div>
       </div>
-      <p className="hint" data-testid="pay-amount">
-        Paying {amount.trim() ? <strong>{amount.trim()}</strong> : 'the amount entered above'} {asset === 'native' ? symbol : 'of the token below'}: that amount is sent
-        and sealed into the note.
+      {choice === OTHER && (
+        <div className="field">
+          <label htmlFor={ids.token}>Token address</label>
+          <input id={ids.token} type="text" placeholder="0x…" autoComplete="off" spellCheck={false} value={otherToken} onChange={(e) => setOtherToken(e.target.value)} aria-describedby={`${ids.token}-hint`} />
+          <p className="hint" id={`${ids.token}-hint`}>
+            {other ? `${other.info.symbol}, read from its contract.` : 'The token’s contract address on this chain: its name and your balance are read from it.'}
+          </p>
+        </div>
+      )}
+      <p className="asset-balance" data-testid="asset-balance">
+        {chosenBalance !== null && (chosenToken || choice === COIN)
+          ? `In your wallet: ${roundAmount(chosenBalance, chosenToken?.decimals ?? 18, chosenToken?.symbol ?? symbol)}`
+          : choice === COIN || chosenToken
+            ? 'Reading your balance…'
+            : ''}
       </p>
-      {asset === 'erc20' && (
-        <div className="row">
-          <div className="field">
-            <label htmlFor={ids.token}>Token address</label>
-            <input id={ids.token} type="text" placeholder="0x…" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />
-          </div>
+      {choice !== COIN && (
+        <details className="more">
+          <summary>Coin for the recipient&apos;s fees</summary>
           <div className="field">
             <label htmlFor={ids.topUp}>Gas top-up ({symbol})</label>
             <input
@@ -212,47 +378,31 @@ export function PayFromWallet({ payment, connection, amount, onPaid }: PayFromWa
               type="text"
               inputMode="decimal"
               autoComplete="off"
-              placeholder="priced from the chain"
+              placeholder="automatic"
               value={topUp}
               onChange={(e) => setTopUp(e.target.value)}
               aria-describedby={`${ids.topUp}-hint`}
             />
             <p className="hint" id={`${ids.topUp}-hint`}>
-              Sent along so the recipient can pay the gas of moving the tokens (a fresh address holds no {symbol}). Left empty, it is what a token
-              withdrawal costs on this chain now, doubled for rising fees; 0 for none.
+              A new address holds no {symbol}, so some is sent along for the fee of moving the tokens. Left empty, it is twice what that costs
+              on this chain now; 0 sends none.
             </p>
           </div>
-        </div>
+        </details>
       )}
-      <button type="submit" disabled={busy}>
-        {busy ? 'Waiting for your wallet and the chain…' : 'Pay and announce'}
+      <button type="submit" disabled={busy !== null}>
+        {busy === 'review' ? 'Checking…' : 'Review payment'}
       </button>
-      {busy && gasBound !== null && (
-        <p className="hint" data-testid="gas-bound">
-          Network fees at most {formatAmount(gasBound, 18, symbol)} at today&apos;s price (your wallet shows its own figure before each signature).
-        </p>
-      )}
-      {busy && (
-        <p className="hint" aria-live="polite">
-          Confirm each transaction in your wallet: the payment{asset === 'erc20' && topUp.trim() !== '0' ? ', the gas top-up' : ''} and the
-          announcement. Each is waited for until it is mined.
-        </p>
-      )}
-      {error && (
-        <Notice kind="error">
-          {error.message}
-          {error.afterWallet &&
-            ' If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction with the form below.'}
-        </Notice>
-      )}
+      {error && <ErrorNotice error={error} />}
     </form>
   );
 }
 
-/** What the payment's transactions cost the wallet, from their receipts; null when a receipt cannot be read. */
+/** What the payment's transactions cost the wallet, from their receipts (each transaction once); null when a receipt cannot be read. */
 async function feesOf(connection: ChainWallet, hashes: readonly (`0x${string}` | null)[]): Promise<bigint | null> {
   try {
-    const receipts = await Promise.all(hashes.flatMap((hash) => (hash ? [connection.client.getTransactionReceipt({ hash })] : [])));
+    const unique = [...new Set(hashes.filter((hash): hash is `0x${string}` => hash !== null))];
+    const receipts = await Promise.all(unique.map((hash) => connection.client.getTransactionReceipt({ hash })));
     const fees = await Promise.all(receipts.map((receipt) => feePaidOf({ client: connection.client, receipt })));
     return fees.reduce((sum, fee) => sum + fee, 0n);
   } catch {

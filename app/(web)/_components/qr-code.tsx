@@ -6,9 +6,13 @@
 import { useMemo } from 'react';
 import { encode } from 'uqr';
 
-export function QrCode({ value, label, large = false }: { value: string; label: string; large?: boolean }) {
+/**
+ * `ecc` 'L' packs the most into a code; a short value (a payment link) uses 'M', which a phone
+ * camera still reads with part of the code glared or creased.
+ */
+export function QrCode({ value, label, large = false, ecc = 'L', testId }: { value: string; label: string; large?: boolean; ecc?: 'L' | 'M' | 'Q'; testId?: string }) {
   const { size, path } = useMemo(() => {
-    const qr = encode(value, { ecc: 'L', border: 2 });
+    const qr = encode(value, { ecc, border: 4 });
     let d = '';
     qr.data.forEach((row, y) =>
       row.forEach((dark, x) => {
@@ -16,13 +20,14 @@ export function QrCode({ value, label, large = false }: { value: string; label: 
       }),
     );
     return { size: qr.size, path: d };
-  }, [value]);
+  }, [value, ecc]);
   return (
     <svg
       className={large ? 'qr large' : 'qr'}
       viewBox={`0 0 ${size} ${size}`}
       role="img"
       aria-label={label}
+      data-testid={testId}
       shapeRendering="crispEdges"
       xmlns="http://www.w3.org/2000/svg"
     >

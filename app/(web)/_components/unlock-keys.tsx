@@ -7,7 +7,7 @@ import { openKeys } from '@wraith-pq/sdk';
 import Link from 'next/link';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../_lib/error-message';
-import { keystoreLabel, loadKeystore, saveKeystore } from '../_lib/keystore-storage';
+import { keystoreLabel, loadKeystore, markBackedUp, saveKeystore } from '../_lib/keystore-storage';
 import { shortHex } from '../_lib/format';
 import { setUnlockedKeys } from '../_lib/unlocked-keys';
 import { Notice } from './notice';
@@ -41,6 +41,9 @@ export function UnlockKeys({ why, title = 'Unlock your keys', offerCreate = true
       if (imported) {
         saveKeystore(imported.text);
         setStored(imported.text);
+        // Opened from a backup file: that file is the backup, no need to offer one.
+        const label = keystoreLabel(imported.text);
+        if (label) markBackedUp(label);
       }
       setPassword('');
       setUnlockedKeys(keys);
@@ -69,7 +72,7 @@ export function UnlockKeys({ why, title = 'Unlock your keys', offerCreate = true
       <p className="hint">{why}</p>
       {stored ? (
         <p>
-          This browser holds an encrypted keystore{label ? <> for spending key <code>{shortHex(label)}</code></> : null}.
+          Your keys are saved in this browser{label ? <> (keys <code>{shortHex(label)}</code>)</> : null}.
         </p>
       ) : (
         offerCreate && (

@@ -18,25 +18,25 @@ export function formatAmount(value: bigint, decimals: number, symbol: string): s
 }
 
 /**
- * A fee or small amount for people: four significant digits ("0.0001876 ETH" for
- * 0.000187626626241912 ETH), rounded up so a fee is never shown below what it may cost; the
- * exact value is {@link formatAmount}'s. Whole parts keep every digit ("12.5 ETH").
+ * "0.000188 ETH" for 0.000187626626241912 ETH: an amount for people, to 4 significant digits
+ * below 1 and 4 decimals above (`up` rounds up, for a fee that is at most this). Exact when the
+ * amount has no more digits than that; `formatAmount` gives every digit on request.
  */
-export function roundedAmount(value: bigint, decimals: number, symbol: string): string {
+export function roundAmount(value: bigint, decimals: number, symbol: string, { up = false } = {}): string {
   const exact = formatUnits(value, decimals);
-  const [whole = '0', fraction = ''] = exact.split('.');
-  if (fraction === '' || whole !== '0') {
-    const kept = fraction.slice(0, 4);
-    const up = fraction.length > 4 && /[1-9]/.test(fraction.slice(4));
-    const text = up ? formatUnits(parseUnits(`${whole}.${kept}`, decimals) + 10n ** BigInt(decimals - kept.length), decimals) : `${whole}${kept ? `.${kept}` : ''}`;
-    return `${text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')} ${symbol}`;
-  }
-  const leading = fraction.length - fraction.replace(/^0+/, '').length;
-  const digits = leading + 4;
-  if (fraction.length <= digits) return `${exact} ${symbol}`;
-  const step = 10n ** BigInt(decimals - digits);
-  const rounded = ((value + step - 1n) / step) * step;
-  return `${formatUnits(rounded, decimals)} ${symbol}`;
+  const [whole, fraction = ''] = exact.split('.');
+  const leadingZeros = whole === '0' || whole === '-0' ? (/^0*/.exec(fraction)?.[0].length ?? 0) : 0;
+  const keep = whole === '0' ? leadingZeros + 4 : 4;
+  if (fraction.length <= keep) return `${exact} ${symbol}`;
+  const scale = 10n ** BigInt(decimals - keep);
+  let kept = value / scale;
+  if (up && value % scale !== 0n) kept += 1n;
+  return `${formatUnits(kept, keep)} ${symbol}`;
+}
+
+/** {@link roundAmount} rounded up: a fee or an amount never shown below what it may be. */
+export function roundedAmount(value: bigint, decimals: number, symbol: string): string {
+  return roundAmount(value, decimals, symbol, { up: true });
 }
 
 /** The unit a payment's amount is counted in: the chain's coin, or an ERC-20 token. */

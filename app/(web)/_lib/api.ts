@@ -3,7 +3,7 @@
  * travels: meta-addresses, names, announcements. Keys never leave the page.
  * @module
  */
-import { decodeAnnouncementPage, type RegistryAnnouncement } from '@wraith-pq/sdk';
+import { decodeAnnouncementPage, verifyCidBytes, type RegistryAnnouncement } from '@wraith-pq/sdk';
 
 /** An API error answer (API.md "Errors"), or a network failure (`status` 0). */
 export class ApiError extends Error {
@@ -70,6 +70,16 @@ export type UploadResult = { cid: string; text_record: string };
 /** POST /api/v1/ipfs/upload: store the meta-address bytes, get the record to put in a name. */
 export function uploadMetaAddress(metaAddressHex: string, name?: string): Promise<UploadResult> {
   return json('/api/v1/ipfs/upload', post({ meta_address: metaAddressHex, ...(name ? { name } : {}) }));
+}
+
+/**
+ * GET /api/v1/ipfs/:cid: a published meta-address by its CID. The server checks the bytes
+ * against the CID; so does this page (SDK `verifyCidBytes`), so neither the server nor a gateway
+ * behind it can hand over someone else's key.
+ */
+export async function downloadMetaAddress(cid: string, signal?: AbortSignal): Promise<Uint8Array> {
+  const response = await request(`/api/v1/ipfs/${encodeURIComponent(cid)}`, { headers: { accept: 'application/octet-stream' }, ...(signal ? { signal } : {}) });
+  return verifyCidBytes(cid, new Uint8Array(await response.arrayBuffer()));
 }
 
 export type ResolvedName = {

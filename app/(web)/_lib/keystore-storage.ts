@@ -24,6 +24,26 @@ export function forgetKeystore(): void {
   window.localStorage.removeItem(KEYSTORE_KEY);
 }
 
+const BACKUP_KEY = 'wraith.keystore.backed-up.v1';
+
+/** Whether a backup of the keys with spending key `label` was exported (or opened from a file) in this browser. */
+export function isBackedUp(label: string): boolean {
+  try {
+    return window.localStorage.getItem(BACKUP_KEY) === label;
+  } catch {
+    return false;
+  }
+}
+
+/** Remember that the keys with spending key `label` have a backup (or that their owner chose to go on without one). */
+export function markBackedUp(label: string): void {
+  try {
+    window.localStorage.setItem(BACKUP_KEY, label);
+  } catch {
+    // storage disabled: the backup step is offered again next time, which is harmless
+  }
+}
+
 /** The public part of a stored keystore, for display ("keys 02ab…cd"), without a password. */
 export function keystoreLabel(envelope: string): string | null {
   try {

@@ -31,7 +31,14 @@ export type CheckWalletCoversParameters = {
  * Once the checks pass: the most the payment's fees can cost at today's price (L1 data fees
  * included, wei), and the price and gas limits to sign with so that the wallet is not asked for more.
  */
-export type CheckWalletCoversReturnType = { gasBound: bigint; signWith: PaymentSigning };
+export type CheckWalletCoversReturnType = {
+  gasBound: bigint;
+  signWith: PaymentSigning;
+  /** What to pay, a token payment's gas top-up settled (priced from the chain when it was left out). */
+  asset: PaymentAsset;
+  /** Coin the payment sends besides the fees: the amount, or a token payment's top-up (wei). */
+  sent: bigint;
+};
 
 export async function checkWalletCovers({ client, account, payment, asset, token, coinSymbol }: CheckWalletCoversParameters): Promise<CheckWalletCoversReturnType> {
   const coin = (wei: bigint) => formatAmount(wei, 18, coinSymbol);
@@ -49,5 +56,5 @@ export async function checkWalletCovers({ client, account, payment, asset, token
       `Your wallet holds ${coin(coinBalance)}, and this payment needs up to ${coin(coinNeeded)} (${what ? `${what} and ` : ''}at most ${coin(fee)} of network fees${l1}): ${coin(coinNeeded - coinBalance)} short. Nothing was sent; pay less or add ${coinSymbol} first.`,
     );
   }
-  return { gasBound: fee, signWith: estimate.signWith };
+  return { gasBound: fee, signWith: estimate.signWith, asset: estimate.asset, sent };
 }

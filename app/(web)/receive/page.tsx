@@ -7,7 +7,7 @@ export default function ReceivePage() {
   return (
     <>
       <h1>Receive</h1>
-      <p className="lede">Create your keys, keep them safe, and publish one meta-address that every sender can pay.</p>
+      <p className="lede">Create your keys, keep them safe, then share one link that anyone can pay.</p>
       <ReceiveApp />
     </>
   );

@@ -7,7 +7,7 @@ export default function SendPage() {
   return (
     <>
       <h1>Send</h1>
-      <p className="lede">Pay a name or a meta-address at a fresh one-time address, then announce the payment.</p>
+      <p className="lede">Pay someone privately: the money goes to a new address that only they can find.</p>
       <SendApp />
     </>
   );

@@ -7,10 +7,14 @@
  * (scheme 1000) and ERC-8441's 1250-byte form (scheme 3), which `wraith register` publishes.
  * `keys show --tracking-key` also prints the ERC-8441 tracking key (96 bytes): it cannot spend,
  * but whoever holds it finds every scheme-3 payment of the identity and so links them all.
+ *
+ * Each form is shown with its fingerprint (`metaAddressFingerprint`, on stderr beside the
+ * stdout lines, in `--json` as `fingerprint`): a payer who copies the meta-address compares it
+ * before paying (`wraith pay --fingerprint`), as one mistyped character still decodes.
  * @module
  */
 import { existsSync } from 'node:fs';
-import { bytesToHex, deriveKeysFromSignature, formatErc8441MetaAddressUri, formatMetaAddressUri, generateKeys, type RecipientKeys } from '@wraith-pq/sdk';
+import { bytesToHex, deriveKeysFromSignature, formatErc8441MetaAddressUri, formatMetaAddressUri, generateKeys, metaAddressFingerprint, type RecipientKeys } from '@wraith-pq/sdk';
 import { parseCommand } from '../args.js';
 import { CliError, UsageError } from '../errors.js';
 import { erc8441KeysOfKeystore, openKeystoreFile, writeKeystoreFile, type OpenedKeys } from '../keystore-file.js';
@@ -29,6 +33,7 @@ export const USAGE = Object.values(USAGES).join('\n       ');
 function describeKeys(keys: Pick<RecipientKeys, 'metaAddress' | 'spendingPublicKey' | 'viewingPublicKey'>) {
   return {
     meta_address: formatMetaAddressUri(keys.metaAddress),
+    fingerprint: metaAddressFingerprint(keys.metaAddress),
     spending_public_key: bytesToHex(keys.spendingPublicKey),
     viewing_public_key_bytes: keys.viewingPublicKey.length,
   };
@@ -37,7 +42,10 @@ function describeKeys(keys: Pick<RecipientKeys, 'metaAddress' | 'spendingPublicK
 function printKeys(keys: OpenedKeys | RecipientKeys, json: boolean, keystore: string): void {
   const described = describeKeys(keys);
   if (json) resultJson({ keystore, ...described });
-  else result(described.meta_address);
+  else {
+    result(described.meta_address);
+    info(`fingerprint: ${described.fingerprint} (payers compare it before paying this meta-address)`);
+  }
 }
 
 function kdfOf(value: string | undefined, usage: string): 'pbkdf2' | 'scrypt' | undefined {
@@ -94,12 +102,18 @@ async function showKeys(argv: string[]): Promise<void> {
       keystore: values.keystore,
       ...describeKeys(keys),
       erc8441_meta_address: erc8441Form,
+      erc8441_fingerprint: erc8441 === null ? null : metaAddressFingerprint(erc8441.metaAddress),
       ...(values['tracking-key'] ? { tracking_key: `0x${bytesToHex(erc8441!.trackingKey)}` } : {}),
     });
     return;
   }
   if (values.scheme !== '3') result(wraithForm);
   if (values.scheme !== '1000' && erc8441Form !== null) result(erc8441Form);
-  if (values.scheme === undefined) info(`line 1: Wraith's form (1218 bytes, scheme 1000)${erc8441Form === null ? '' : "; line 2: ERC-8441's form (1250 bytes, scheme 3), the one `wraith register` publishes"}`);
+  const wraithPrint = metaAddressFingerprint(keys.metaAddress);
+  const erc8441Print = erc8441 === null ? null : metaAddressFingerprint(erc8441.metaAddress);
+  if (values.scheme === undefined) {
+    info(`line 1: Wraith's form (1218 bytes, scheme 1000), fingerprint ${wraithPrint}${erc8441Print === null ? '' : `; line 2: ERC-8441's form (1250 bytes, scheme 3), the one \`wraith register\` publishes, fingerprint ${erc8441Print}`}`);
+  } else info(`fingerprint: ${values.scheme === '3' ? erc8441Print : wraithPrint}`);
+  info('a payer who copies a meta-address compares its fingerprint before paying (wraith pay --fingerprint)');
   if (values['tracking-key']) result(`tracking key: 0x${bytesToHex(erc8441!.trackingKey)}`);
 }

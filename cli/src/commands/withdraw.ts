@@ -12,6 +12,7 @@
  * payment failed.
  * @module
  */
+import type { WithdrawalRecord } from '@wraith-pq/sdk';
 import { stealthBalances } from '@wraith-pq/sdk/evm';
 import { getAddress, isAddress, type Address, type PublicClient } from 'viem';
 import { formatAmount, NATIVE_UNIT, tokenUnit, type AssetUnit } from '../amounts.js';
@@ -22,7 +23,7 @@ import { checkTemplate, derivationRule } from '../derivation.js';
 import { assignDestinations, deriveDestinations } from '../destinations.js';
 import { readDiscoveriesFile, type DiscoveriesFile } from '../discoveries-file.js';
 import { CliError, UsageError } from '../errors.js';
-import { appendHistory, readHistoryState, type DestinationAssignment, type HistoryRecord } from '../history-file.js';
+import { appendHistory, readHistoryState, type DestinationAssignment } from '../history-file.js';
 import { openKeystoreWithPassword } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
@@ -114,7 +115,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     return;
   }
 
-  const { records: history, assignments: earlier } = await readHistoryState(values.keystore, password);
+  const { withdrawals: history, assignments: earlier } = await readHistoryState(values.keystore, password);
   // A resumed run must not hand a payment an address an earlier run already used.
   const isUsed = async (address: Address) =>
     history.some((r) => r.status === 'withdrawn' && r.destination === address) ||
@@ -231,12 +232,23 @@ function unitOf(asset: StepEstimate['asset'], units: Map<Address, AssetUnit>): A
   return asset === 'native' ? NATIVE_UNIT : units.get(asset)!;
 }
 
-function feeText(step: StepEstimate): string {
-  return `fee ${step.feeKind === 'exact' ? 'exactly' : 'at most'} ${formatAmount(step.fee, NATIVE_UNIT)}${step.l1Fee > 0n ? ` (L1 data fee ${formatAmount(step.l1Fee, NATIVE_UNIT)} of it)` : ''}`;
+/**
+ * The fee as it can honestly be promised. Every transaction is priced again when it is signed,
+ * at the gas price of that moment: the first one of the run is signed at the price read now, so
+ * an exact fee is "exactly" that; every later one is signed after earlier legs were mined, which
+ * moves the base fee (EIP-1559), so its figure holds "at today's prices" only.
+ */
+function feeText(step: StepEstimate, first: boolean): string {
+  const l1 = step.l1Fee > 0n ? ` (L1 data fee ${formatAmount(step.l1Fee, NATIVE_UNIT)} of it)` : '';
+  const fee = formatAmount(step.fee, NATIVE_UNIT);
+  if (first) return `fee ${step.feeKind === 'exact' ? 'exactly' : 'at most'} ${fee}${l1}`;
+  return `fee ${step.feeKind === 'exact' ? 'about' : 'at most'} ${fee} at today's prices${l1}`;
 }
 
 /** The estimate, before anything is signed: on stderr as text, or as `estimate` JSON lines. */
 function showEstimates(estimates: PaymentEstimate[], chainId: number, json: boolean, indexOf: (stealth: Address) => number | null): void {
+  // The run's first transaction: the only one signed at the price read for this estimate.
+  const firstStep = estimates.find((e) => e.problem === null && e.steps.length > 0)?.steps[0];
   if (json) {
     for (const e of estimates) {
       resultJson({
@@ -245,7 +257,7 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
         destination: e.destination,
         destination_index: indexOf(e.payment.stealthAddress),
         destination_used: e.destinationUsed,
-        withdrawals: e.steps.map((s) => ({ asset: s.asset, symbol: s.unit.symbol, amount: s.amount, fee: s.fee, fee_kind: s.feeKind, max_remainder: s.maxRemainder, l1_fee: s.l1Fee, after_token_fees: s.afterTokens })),
+        withdrawals: e.steps.map((s) => ({ asset: s.asset, symbol: s.unit.symbol, amount: s.amount, fee: s.fee, fee_kind: s.feeKind, max_remainder: s.maxRemainder, l1_fee: s.l1Fee, after_token_fees: s.afterTokens, at_todays_prices: s !== firstStep })),
         stays_behind: { dust: e.dust, max_remainder: e.steps.find((s) => s.asset === 'native')?.maxRemainder ?? 0n },
         problem: e.problem,
       });
@@ -256,9 +268,9 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
     const index = indexOf(e.payment.stealthAddress);
     info(`  ${i + 1}. ${e.payment.stealthAddress} → ${e.destination}${index === null ? '' : ` (index ${index})`}${e.destinationUsed ? '  (this destination was used before: not a fresh address)' : ''}`);
     for (const s of e.steps) {
-      const about = s.afterTokens ? ' (about: the coin left once the token withdrawal has paid its gas)' : '';
+      const about = s.afterTokens ? ' (about, at today\'s prices: the coin left once the token withdrawal has paid its gas)' : '';
       const behind = s.asset === 'native' ? `; ${s.maxRemainder === 0n ? '0 wei stays behind' : `at most ${formatAmount(s.maxRemainder, NATIVE_UNIT)} stays behind`}` : '';
-      info(`       ${formatAmount(s.amount, s.unit)}${about}, ${feeText(s)}${behind}`);
+      info(`       ${formatAmount(s.amount, s.unit)}${about}, ${feeText(s, s === firstStep)}${behind}`);
     }
     if (e.dust > 0n) info(`       ${formatAmount(e.dust, NATIVE_UNIT)} of the coin stays behind: less than the fee of moving it`);
     if (e.problem !== null) info(`       cannot withdraw: ${e.problem.code}: ${e.problem.message} — ${e.problem.hint}`);
@@ -285,13 +297,13 @@ function resultLine(r: PaymentResult, units: Map<Address, AssetUnit>): string {
 }
 
 /** The run's lines of the history: one per transaction, and one per failure (public data only). */
-function historyRecords(r: PaymentResult, chainId: number, units: Map<Address, AssetUnit>): HistoryRecord[] {
+function historyRecords(r: PaymentResult, chainId: number, units: Map<Address, AssetUnit>): WithdrawalRecord[] {
   const date = new Date().toISOString();
-  const base = { date, chain_id: chainId, stealth_address: r.stealthAddress, destination: r.destination };
-  const records: HistoryRecord[] = r.withdrawals.map((w) => {
+  const base = { date, announcementId: null, chainId, stealthAddress: r.stealthAddress, destination: r.destination };
+  const records: WithdrawalRecord[] = r.withdrawals.map((w) => {
     const unit = unitOf(w.asset, units);
-    return { ...base, status: 'withdrawn', asset: w.asset, symbol: unit.symbol, decimals: unit.decimals, amount: w.amount.toString(), fee_paid: w.feePaid.toString(), fee_bound: w.fee.toString(), fee_kind: w.feeKind, hash: w.hash, error: null };
+    return { ...base, status: 'withdrawn', asset: w.asset, symbol: unit.symbol, decimals: unit.decimals, amount: w.amount.toString(), feePaid: w.feePaid.toString(), feeBound: w.fee.toString(), feeKind: w.feeKind, hash: w.hash, error: null };
   });
-  if (r.error !== null) records.push({ ...base, status: 'failed', asset: null, symbol: null, decimals: null, amount: null, fee_paid: null, fee_bound: null, fee_kind: null, hash: null, error: `${r.error.code}: ${r.error.message}` });
+  if (r.error !== null) records.push({ ...base, status: 'failed', asset: 'native', symbol: null, decimals: null, amount: null, feePaid: null, feeBound: null, feeKind: null, hash: null, error: `${r.error.code}: ${r.error.message}` });
   return records;
 }

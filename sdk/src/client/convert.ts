@@ -6,7 +6,7 @@
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
 import { bytesToHex, hexToBytes } from '../bytes.ts';
 import { InvalidArgumentError } from '../errors.ts';
-import { SEALED_NOTE_BYTES } from '../note.ts';
+import { isSealedNoteLength } from '../note.ts';
 import type { RecipientKeys } from '../keys.ts';
 import type { StealthPayment } from '../payment.ts';
 import type { ScanKeys } from '../scanner.ts';
@@ -84,8 +84,9 @@ export type AnnouncementForPaymentOptions = {
   /** 32 bytes. */
   channelId?: Uint8Array | string;
   /**
-   * The payment's ERC-5564 metadata with a sealed note (`announcementMetadata(payment, note)`,
-   * 93 bytes) or the 92-byte sealed note alone (`sealNote`), so the recipient gets the note.
+   * The payment's ERC-5564 metadata with a sealed note (`announcementMetadata(payment, note)`:
+   * 113 bytes for the note that names its asset, PROTOCOL.md 8.1, or 93) or the sealed note alone
+   * (`sealNote`: 112 or 92 bytes), so the recipient gets the note.
    */
   metadata?: Uint8Array;
 };
@@ -100,20 +101,21 @@ export type AnnouncementForPaymentPayment = Pick<StealthPayment, 'ephemeralCiphe
  * `schemeId` is 3, or it has none and its key is the 1121-byte `epk || ct`) is announced with its `scheme_id` and `stealth_address` (the recipient's scan decides on it), and
  * its metadata without the view tag, as the API takes it.
  *
- * @throws {InvalidArgumentError} when `metadata` is neither 93 bytes starting with the payment's
- * view tag nor 92 bytes, or a scheme-3 payment has no `stealthAddress`.
+ * @throws {InvalidArgumentError} when `metadata` is neither a sealed note (92 or 112 bytes) nor the
+ * payment's view tag followed by one, or a scheme-3 payment has no `stealthAddress`.
  * @example
  * const payment = createStealthPayment(metaAddress);
  * const txHash = await wallet.sendTransaction({ to: payment.stealthAddress, value });
- * const metadata = announcementMetadata(payment, { amount: value, chainId: 1n });
+ * const metadata = announcementMetadata(payment, { amount: value, chainId: 1n, token: 'coin' });
  * await client.publishAnnouncement(announcementForPayment(payment, { txHash, chain: 'ethereum', chainId: 1, metadata }));
  */
 export function announcementForPayment(payment: AnnouncementForPaymentPayment, options: AnnouncementForPaymentOptions): PublishAnnouncementParameters {
   const { metadata } = options;
-  if (metadata !== undefined && (!(metadata instanceof Uint8Array) || (metadata.length !== SEALED_NOTE_BYTES && metadata.length !== SEALED_NOTE_BYTES + 1))) {
-    throw new InvalidArgumentError('metadata', `must be ${SEALED_NOTE_BYTES + 1} bytes (view tag + sealed note) or the ${SEALED_NOTE_BYTES}-byte sealed note`);
+  const withViewTag = metadata instanceof Uint8Array && isSealedNoteLength(metadata.length - 1);
+  if (metadata !== undefined && (!(metadata instanceof Uint8Array) || !(withViewTag || isSealedNoteLength(metadata.length)))) {
+    throw new InvalidArgumentError('metadata', 'must be the view tag and a sealed note (93 or 113 bytes) or the sealed note alone (92 or 112 bytes)');
   }
-  if (metadata !== undefined && metadata.length === SEALED_NOTE_BYTES + 1 && metadata[0] !== payment.viewTag) {
+  if (metadata !== undefined && withViewTag && metadata[0] !== payment.viewTag) {
     throw new InvalidArgumentError('metadata', "starts with a view tag other than the payment's");
   }
   // A payment that names no scheme is scheme 3 when its key has scheme 3's length (ERC-8441
@@ -123,7 +125,7 @@ export function announcementForPayment(payment: AnnouncementForPaymentPayment, o
     throw new InvalidArgumentError('payment.stealthAddress', 'a scheme-3 announcement carries the one-time address the recipient decides on');
   }
   // Scheme 3 over HTTP takes what follows the view tag (API.md); scheme 1000 takes either form.
-  const sent = metadata !== undefined && erc8441 && metadata.length === SEALED_NOTE_BYTES + 1 ? metadata.subarray(1) : metadata;
+  const sent = metadata !== undefined && erc8441 && withViewTag ? metadata.subarray(1) : metadata;
   return {
     ephemeral_key: bytesToHex(payment.ephemeralCiphertext),
     ...(erc8441 ? { scheme_id: 3 as const, stealth_address: payment.stealthAddress! } : {}),

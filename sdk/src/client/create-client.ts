@@ -16,6 +16,7 @@ import { announcementPageSource, chainIdQuery, type AnnouncementPageSource, type
 import type { RetryOptions } from './retry.ts';
 import { createTransport, type CallOptions, type Transport } from './transport.ts';
 import type {
+  ChainsJson,
   ChannelConfigJson,
   ChannelStatusJson,
   CloseChannelParameters,
@@ -69,6 +70,8 @@ export type WraithClient = {
 
   /** GET /health: liveness and registry state. A degraded instance (HTTP 503) answers `status: 'degraded'` rather than throwing. */
   getHealth(options?: CallOptions): Promise<HealthJson>;
+  /** GET /api/v1/chains: each followed chain's tokens and gasless withdrawal settings (bundler, paymaster). */
+  getChains(options?: CallOptions): Promise<ChainsJson>;
 
   /** GET /api/v1/openapi.json: the OpenAPI 3.1 document of this server (for tooling and discovery). */
   getOpenApiDocument(options?: CallOptions): Promise<OpenApiDocumentJson>;
@@ -180,6 +183,7 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
   return {
     baseUrl: parameters.baseUrl,
     // A degraded instance is an answer: no retry, no throw.
+    getChains: (options) => get('/api/v1/chains', options),
     getHealth: (options) => transport.requestJson<HealthJson>({ method: 'GET', path: '/health', okStatuses: [503] }, { retry: false, ...options }),
 
     getOpenApiDocument: (options) => get('/api/v1/openapi.json', options),

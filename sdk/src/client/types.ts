@@ -104,7 +104,7 @@ export type AnnouncementJson = {
   chain: string | null;
   /** The one-time address the announcement names (EIP-55): chain events and scheme-3 publishes. */
   stealth_address: string | null;
-  /** Hex of what follows the view tag: the 92-byte sealed note (PROTOCOL.md section 8) for scheme 1000, any bytes for scheme 3; or null. */
+  /** Hex of what follows the view tag: the sealed note (PROTOCOL.md section 8: 92 bytes, or 112 naming its asset, 8.1) for scheme 1000, any bytes for scheme 3; or null. */
   metadata: string | null;
   /** Chain events: block and log index; null for HTTP publishes. */
   block_number: number | null;
@@ -116,8 +116,12 @@ export type AnnouncementJson = {
   chain_id: number | null;
 };
 
-/** A sealed note opened by the server's scan: decimal strings, null for absent fields. */
-export type OpenedNoteJson = { tx_hash: string | null; amount: string | null; chain_id: string | null };
+/**
+ * A sealed note opened by the server's scan: decimal strings, null for absent fields. `token` is
+ * the asset the sender names (PROTOCOL.md 8.1): `'coin'`, a token's EIP-55 address, or null when
+ * the note does not say (version 0). Servers older than it leave it out.
+ */
+export type OpenedNoteJson = { tx_hash: string | null; amount: string | null; chain_id: string | null; token: string | null };
 
 // --- stealth ------------------------------------------------------------------------------
 
@@ -128,8 +132,11 @@ export type CreateStealthPaymentParameters = {
   scheme_id?: 1000 | 3;
   /** Accepted by the API for compatibility and ignored. */
   channel_id?: string | null;
-  /** A note sealed for the recipient into the returned `metadata` (PROTOCOL.md section 8). */
-  note?: { tx_hash?: HexInput | null; amount?: string | number | null; chain_id?: string | number | null } | null;
+  /**
+   * A note sealed for the recipient into the returned `metadata` (PROTOCOL.md section 8). With
+   * `token` (`'coin'` or the token contract's address) it is the note that names its asset (8.1).
+   */
+  note?: { tx_hash?: HexInput | null; amount?: string | number | null; chain_id?: string | number | null; token?: 'coin' | HexInput | null } | null;
 };
 
 export type CreateStealthPaymentReturnType = {
@@ -143,9 +150,13 @@ export type CreateStealthPaymentReturnType = {
   ephemeral_ciphertext: string;
   /** Publish it as `view_tag`. */
   view_tag: number;
-  /** The announcement to publish (id 0: nothing is published by this call). */
+  /**
+   * The announcement to publish (id 0: nothing is published by this call), as it is once the
+   * payment's hash is known: `client.publishAnnouncement({ ...created.announcement, tx_hash })`.
+   * Its `stealth_address` is null under scheme 1000 (the registry takes it from the chain).
+   */
   announcement: AnnouncementJson;
-  /** ERC-5564 metadata to announce on chain: view tag + sealed note (93 bytes, hex). */
+  /** ERC-5564 metadata to announce on chain: view tag + sealed note (113 bytes with a `note.token`, else 93; hex). */
   metadata: string;
 };
 
@@ -227,8 +238,9 @@ export type PublishAnnouncementParameters = {
   /** Scheme 3 (required there): the announced one-time address the recipient's scan decides on. */
   stealth_address?: string | null;
   /**
-   * Scheme 1000: the ERC-5564 metadata (93 bytes: view tag + sealed note) or the 92-byte sealed
-   * note. Scheme 3: what follows the view tag (the 92-byte sealed note, or 56 bytes of token metadata).
+   * Scheme 1000: the ERC-5564 metadata (view tag + sealed note: 93 bytes, or 113 for the note that
+   * names its asset) or the sealed note alone (92 or 112 bytes). Scheme 3: what follows the view
+   * tag (a sealed note of 92 or 112 bytes, or 56 bytes of token metadata).
    */
   metadata?: HexInput | null;
 };
@@ -409,4 +421,19 @@ export type ChannelConfigJson = {
   adjudicator_address: string;
   chain_id: number;
   supported_tokens: { symbol: string; address: string; decimals: number }[];
+};
+
+/** One token of a followed chain (GET /api/v1/chains). */
+export type ChainTokenJson = { address: string; symbol: string; decimals: number };
+
+/** GET /api/v1/chains: what each followed chain offers (tokens, gasless withdrawals). */
+export type ChainsJson = {
+  chains: {
+    name: string;
+    /** EIP-155 id; null until the server's RPC answered it. */
+    chain_id: number | null;
+    tokens: ChainTokenJson[];
+    /** ERC-4337 v0.8 bundler, paymaster and the tokens it takes its fee in; null when not offered. */
+    gasless: { bundler_url: string; entry_point: string; paymaster: string; tokens: string[] } | null;
+  }[];
 };

@@ -110,7 +110,8 @@ export type AnnounceParameters = {
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & { schemeId?: StealthPayment['schemeId'] };
   /**
    * What to tell the recipient, sealed with the payment's shared secret (PROTOCOL.md section 8).
-   * Omitted: the metadata is the view tag alone (1 byte).
+   * Name the asset (`token: 'coin'` or the token's address) so the recipient's wallet can show
+   * it at once (the note of section 8.1). Omitted: the metadata is the view tag alone (1 byte).
    */
   note?: PaymentNoteInput;
   /**
@@ -135,7 +136,7 @@ export type AnnounceParametersReturnType = {
  * The call that announces a payment on chain: pass it to viem's `writeContract` (or
  * `simulateContract`, `encodeFunctionData`). `ephemeralPubKey` is the 1088-byte ciphertext
  * (scheme 1000) or `epk || ct` (1121 bytes, scheme 3), `metadata` the view tag followed by the
- * sealed note when `note` is given (93 bytes), else the view tag alone.
+ * sealed note when `note` is given (113 bytes when it names its `token`, else 93), else the view tag alone.
  *
  * @example
  * import { createWalletClient, custom, getAddress } from 'viem';
@@ -149,7 +150,7 @@ export type AnnounceParametersReturnType = {
  * const payHash = await wallet.sendTransaction({ account, to: getAddress(payment.stealthAddress), value: 10n ** 16n });
  * const announceHash = await wallet.writeContract({
  *   account,
- *   ...announceParameters({ payment, note: { txHash: payHash, amount: 10n ** 16n, chainId: 1n } }),
+ *   ...announceParameters({ payment, note: { txHash: payHash, amount: 10n ** 16n, chainId: 1n, token: 'coin' } }),
  * });
  */
 export function announceParameters(parameters: AnnounceParameters): AnnounceParametersReturnType {

@@ -6,7 +6,8 @@
  * configured Announcer, carries one of the configured scheme ids and decodes as
  * `(bytes ephemeralPubKey, bytes metadata)`, and then by its scheme:
  * - this format (scheme 1000 unless configured otherwise): `ephemeralPubKey` exactly 1088 bytes
- *   and not all zero, `metadata` 1 byte (view tag) or 93 bytes (view tag + 92-byte sealed note);
+ *   and not all zero, `metadata` 1 byte (view tag), 93 bytes (view tag + 92-byte sealed note) or
+ *   113 bytes (view tag + the 112-byte note that names its asset, section 8.1);
  * - ERC-8441 (scheme 3): `ephemeralPubKey` exactly 1121 bytes whose first 33 are a compressed
  *   secp256k1 point (`epk`), `metadata` at least the view tag; what follows it is kept as it is
  *   (the ERC's Section 2.7: its length is never a reason to skip).
@@ -21,7 +22,7 @@ import { hexToBytes, isAllZero } from '../bytes.ts';
 import { ERC8441_SCHEME_ID } from '../erc8441-meta-address.ts';
 import { ERC8441_EPHEMERAL_KEY_BYTES } from '../erc8441-payment.ts';
 import { isCompressedPoint } from '../spending-key.ts';
-import { SEALED_NOTE_BYTES } from '../note.ts';
+import { isSealedNoteLength } from '../note.ts';
 import { CIPHERTEXT_BYTES } from '../viewing-key.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { ANNOUNCEMENT_EVENT_TOPIC, ANNOUNCER_ADDRESS, parseAddress, parseSchemeId, WRAITH_SCHEME_ID } from './announcer.ts';
@@ -54,8 +55,9 @@ export type ChainAnnouncement = RegistryAnnouncement & {
   /** The announced one-time address (EIP-55); the scanner compares it with the one it derives. */
   stealthAddress: string;
   /**
-   * What follows the view tag, or null when the metadata is the view tag alone: the 92-byte sealed
-   * note (PROTOCOL.md section 8) under scheme 1000, any bytes under scheme 3.
+   * What follows the view tag, or null when the metadata is the view tag alone: the sealed note
+   * (PROTOCOL.md section 8, 92 bytes, or 112 naming its asset, 8.1) under scheme 1000, any bytes
+   * under scheme 3.
    */
   metadata: Uint8Array | null;
   /** The announcement's format: 1000 (this format, whatever id a deployment announces it under) or 3 (ERC-8441). */
@@ -166,7 +168,7 @@ function decodeLog(log: RpcLogLike, schemeIds: ReadonlySet<bigint>, announcer: s
     if (!isCompressedPoint(ephemeralKey.subarray(0, 33))) return 'invalid-epk';
   } else {
     if (ephemeralKey.length !== CIPHERTEXT_BYTES || isAllZero(ephemeralKey)) return 'ephemeral-key-length';
-    if (metadata.length !== VIEW_TAG_ONLY_BYTES && metadata.length !== VIEW_TAG_ONLY_BYTES + SEALED_NOTE_BYTES) return 'metadata-length';
+    if (metadata.length !== VIEW_TAG_ONLY_BYTES && !isSealedNoteLength(metadata.length - VIEW_TAG_ONLY_BYTES)) return 'metadata-length';
   }
   return {
     // The row's format: any id other than 3 was accepted as this format's (PROTOCOL.md section 7).

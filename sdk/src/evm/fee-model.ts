@@ -14,9 +14,6 @@
  * @module
  */
 import {
-  BaseError,
-  ContractFunctionRevertedError,
-  ContractFunctionZeroDataError,
   hexToBytes,
   serializeTransaction,
   type Address,
@@ -24,6 +21,7 @@ import {
   type TransactionReceipt,
   type TransactionSerializable,
 } from 'viem';
+import { isNotAnswered } from './viem-errors.ts';
 
 /** How a chain charges a transaction (see the module documentation). */
 export type ChainFeeModel = 'op-stack' | 'arbitrum' | 'standard';
@@ -179,15 +177,10 @@ async function answer<T>(call: Promise<T>): Promise<T | undefined> {
   try {
     return await call;
   } catch (error) {
-    if (error instanceof BaseError && error.walk(notAnswered) !== null) return undefined;
+    // By name and code, not instanceof: the client's viem may not be this module's (viem-errors.ts).
+    if (isNotAnswered(error)) return undefined;
     throw error;
   }
-}
-
-/** viem maps a revert to ContractFunctionRevertedError when the node says code 3; geth says -32000 "execution reverted" when there is no revert data. */
-function notAnswered(error: unknown): boolean {
-  if (error instanceof ContractFunctionZeroDataError || error instanceof ContractFunctionRevertedError) return true;
-  return error instanceof BaseError && /execution reverted/i.test(`${error.details ?? ''} ${error.shortMessage}`);
 }
 
 function byteLength(value: bigint): number {

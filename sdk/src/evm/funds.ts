@@ -34,6 +34,7 @@ import type { StealthPayment } from '../payment.ts';
 import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID } from './announcer.ts';
 import type { ChainFeeModel } from './fee-model.ts';
 import { estimateGasTopUp, planWithdrawal, priceTransactions, TRANSFER_GAS, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
+import { isRevert } from './viem-errors.ts';
 
 export { estimateGasTopUp, InsufficientGasError, type EstimateGasTopUpParameters, type EstimateGasTopUpReturnType, type FeeKind, type WithdrawalPrice } from './withdrawal-plan.ts';
 export type { ChainFeeModel } from './fee-model.ts';
@@ -61,7 +62,11 @@ export type PayStealthParameters = {
   /** From `createStealthPayment(recipientMetaAddress)`. */
   payment: Pick<StealthPayment, 'stealthAddress' | 'ephemeralCiphertext' | 'viewTag' | 'sharedSecret'> & { schemeId?: StealthPayment['schemeId'] };
   asset: PaymentAsset;
-  /** Sealed into the announcement for the recipient alone (default: the amount, the payment's tx hash and the chain id). */
+  /**
+   * Sealed into the announcement for the recipient alone. Default: the note that names its asset
+   * (PROTOCOL.md 8.1): the amount, the asset (`'coin'` or the token), the payment's tx hash and
+   * the chain id.
+   */
   note?: PaymentNoteInput;
   announcer?: Address;
   /** Default: the payment's scheme (`announceParameters`). */
@@ -155,7 +160,7 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     if (gasTopUp > 0n) {
       topUpHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: gasTopUp, ...(await pinned(signWith?.gas.topUp)) }), 'gas top-up');
     }
-    const note = parameters.note ?? { amount, txHash: paymentHash, chainId };
+    const note = parameters.note ?? { amount, token: asset.type === 'erc20' ? asset.token : 'coin', txHash: paymentHash, chainId };
     const announcementHash = await mined(
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, ...announceParameters({ payment, note, announcer, ...(schemeId === undefined ? {} : { schemeId }) }), ...(await pinned(signWith?.gas.announcement)) }),
       'announcement',
@@ -301,13 +306,13 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
     token = parseAddress(asset.token, 'asset.token');
     if (asset.gasTopUp !== undefined && (typeof asset.gasTopUp !== 'bigint' || asset.gasTopUp < 0n)) throw new InvalidArgumentError('asset.gasTopUp', 'must be a bigint of 0 or more (wei)');
   } else throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
-  const announce = announceParameters({ payment, note: { amount, txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
+  const announce = announceParameters({ payment, note: { amount, token: token ?? 'coin', txHash: PLACEHOLDER_HASH, chainId: BigInt(await client.getChainId()) }, announcer, ...(schemeId === undefined ? {} : { schemeId }) });
   const [coinBalance, tokenBalance, announceGas, coinTransferGas] = await Promise.all([
     client.getBalance({ address: from }),
     token === null ? null : client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
     client.estimateContractGas({ account: from, ...announce }).catch((error: unknown) => {
       // A revert (not the Announcer, a wrong scheme) would fail the announcement after the transfer: stop here.
-      if (reverted(error)) throw error;
+      if (isRevert(error)) throw error;
       return ANNOUNCE_GAS_FALLBACK;
     }),
     // 21,000 on most chains; Arbitrum's estimate adds its L1 component.
@@ -342,14 +347,6 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
   const gas = { payment: transactions[0]!.gas, topUp: topUp ? transactions[1]!.gas : null, announcement: announcement.gas };
   const signWith: PaymentSigning = { fees: priced.price as PaymentFees, gas };
   return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, signWith, coinBalance, tokenBalance };
-}
-
-/** Whether the node answered a gas estimate with a revert (as opposed to not estimating at all). */
-function reverted(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
-    if (e.name === 'ContractFunctionRevertedError' || e.name === 'ExecutionRevertedError') return true;
-  }
-  return false;
 }
 
 type PricedTransaction = { to: Address; value: bigint; data?: Hex; gas: bigint };
