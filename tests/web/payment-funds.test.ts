@@ -66,7 +66,7 @@ describe('the tokens a payment holds, as a claim reads them', () => {
     expect(funds.tokens).toHaveLength(1);
     expect(funds.tokens[0]!.balance).toBe(5n);
     expect(funds.tokens[0]!.info.decimals).toBe(0);
-    expect(funds.tokens[0]!.info.symbol).toContain('base units');
+    expect(funds.tokens[0]!.info.symbol).toBe(`units of the token ${TOKEN}`);
   });
 
   it('says the list is incomplete when the payment transaction or a balance cannot be read', async () => {
