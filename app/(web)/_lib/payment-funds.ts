@@ -33,7 +33,7 @@ export type ReadPaymentFundsParameters = {
   extraTokens: readonly string[];
 };
 
-/** A token's balance at `owner`; without its symbol or decimals, counted in base units under its address. */
+/** A token's balance at `owner`; without its symbol or decimals, counted in its smallest units under its address. */
 async function readTokenFunds(client: PublicClient, token: Address, owner: Address): Promise<{ info: TokenInfo; balance: bigint }> {
   const [info, balance] = await Promise.all([
     readTokenInfo(client, token).catch((): TokenInfo => ({ address: token, symbol: `units of the token ${token}`, decimals: 0 })),
