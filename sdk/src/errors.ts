@@ -27,7 +27,12 @@ export type WraithErrorCode =
   | 'INSUFFICIENT_GAS'
   | 'TRANSACTION_REVERTED'
   | 'PAYMENT_NOT_ANNOUNCED'
-  | 'SUI_TRANSACTION_FAILED';
+  | 'SUI_TRANSACTION_FAILED'
+  | 'BUNDLER_UNREACHABLE'
+  | 'PAYMASTER_REFUSED'
+  | 'QUOTE_EXPIRED'
+  | 'FEE_ABOVE_MAX'
+  | 'ENTRY_POINT_MISSING';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };
