@@ -48,7 +48,7 @@ afterAll(async () => {
   ipfsDir.remove();
 });
 
-describe('a new user\'s CLI journey', () => {
+describe('a new user\'s CLI journey', { timeout: 240_000 }, () => {
   const api = () => `${server.url}/api/v1`; // as copied from the server's docs: accepted with its /api/v1
   const bob = (args: string[]) => cli([...args]);
 
@@ -57,7 +57,7 @@ describe('a new user\'s CLI journey', () => {
     expect(created.code, created.stderr).toBe(0);
     metaAddress = created.stdout.trim();
     expect(created.stderr).toContain(`fingerprint: ${metaAddressFingerprint(metaAddress)}`);
-    ({ ipfs_cid: cid } = await createClient({ baseUrl: server.url }).uploadMetaAddress({ meta_address: metaAddress }));
+    ({ cid } = await createClient({ baseUrl: server.url }).uploadMetaAddress({ meta_address: metaAddress }));
     link = `${server.url}/send?to=${cid}`;
   });
 

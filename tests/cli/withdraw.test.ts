@@ -72,7 +72,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
+describe('wraith pay --token, wraith withdraw, wraith history on anvil', { timeout: 240_000 }, () => {
   const paid: { stealth_address: string; payment_tx: Hash; top_up_tx: Hash | null; gas_top_up?: string }[] = [];
   const pay = (args: string[], key = PAYER_KEY) => cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--base-units', '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: key });
 
