@@ -221,11 +221,12 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', { timeo
   it('history --csv and --json list every withdrawal and the failure, agreeing with the receipts; the file on disk is sealed', async () => {
     const csv = await cli(['history', '--keystore', keystore, '--csv']);
     expect(csv.code, csv.stderr).toBe(0);
-    // The SDK's export, the web app's columns: one row per withdrawal or failure (nothing scanned here, so no incoming rows).
-    const [header, ...rows] = csv.stdout.trim().split('\n').map((line) => line.replace(/\r$/, '').split(','));
+    // The SDK's export, the web app's columns: a row per payment the scan found, then one per withdrawal or failure.
+    const [header, ...all] = csv.stdout.trim().split('\n').map((line) => line.replace(/\r$/, '').split(','));
     expect(header).toEqual([...HISTORY_CSV_COLUMNS]);
     const column = (row: string[], name: string) => row[header!.indexOf(name)]!;
-    expect(rows.map((r) => column(r, 'type'))).toEqual(Array(7).fill('withdrawal'));
+    expect(all.filter((r) => column(r, 'type') === 'payment').map((r) => column(r, 'stealth_address'))).toEqual(paid.map((p) => p.stealth_address));
+    const rows = all.filter((r) => column(r, 'type') === 'withdrawal');
     expect(rows.map((r) => column(r, 'status'))).toEqual(['withdrawn', 'withdrawn', 'withdrawn', 'failed', 'withdrawn', 'withdrawn', 'withdrawn']);
     for (const row of rows.filter((r) => column(r, 'status') === 'withdrawn')) {
       const receipt = await chain.publicClient.getTransactionReceipt({ hash: column(row, 'tx_hash') as Hash });
