@@ -43,7 +43,7 @@ afterAll(async () => {
 type Estimate = { stealth_address: string; withdrawals: { asset: string; fee: string; fee_kind: string; at_todays_prices: boolean }[] };
 type Withdrawal = { stealth_address: string; withdrawals: { asset: string; hash: Hash; fee_paid: string }[] };
 
-describe('the fee words of wraith withdraw', () => {
+describe('the fee words of wraith withdraw', { timeout: 240_000 }, () => {
   it('the dry run says "exactly" for the first transaction only and "at today\'s prices" for later legs; the run charges exactly the first and otherwise for the later coin leg', async () => {
     const flags = ['withdraw', '--keystore', keystore, '--rpc', chain.rpcUrl, '--all', '--to-file', 'fresh.txt', '--json'];
     const dry = await cli([...flags, '--dry-run']);

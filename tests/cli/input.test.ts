@@ -46,7 +46,7 @@ describe('amounts as people write them', () => {
   });
 });
 
-describe('a command line that helps', () => {
+describe('a command line that helps', { timeout: 180_000 }, () => {
   it('answers a mistyped flag or command with the one it most likely meant (exit status 2)', async () => {
     const flag = await cli(['pay', 'alice.eth', '--amout', '0.5']);
     expect(flag.code).toBe(2);
@@ -70,7 +70,7 @@ describe('a command line that helps', () => {
   });
 });
 
-describe('unreachable servers and nodes', () => {
+describe('unreachable servers and nodes', { timeout: 180_000 }, () => {
   let closed: number;
   beforeAll(async () => {
     // A port nobody listens on: bound, then released.

@@ -45,7 +45,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe('the fingerprint of a meta-address', () => {
+describe('the fingerprint of a meta-address', { timeout: 240_000 }, () => {
   it('keys show prints the fingerprint of each form, the one a payer compares', async () => {
     const [plain, json] = await Promise.all([cli(['keys', 'show', '--keystore', keystore]), cli(['keys', 'show', '--keystore', keystore, '--json'])]);
     const [wraithForm, erc8441Form] = plain.stdout.trim().split('\n');
@@ -93,7 +93,7 @@ describe('the fingerprint of a meta-address', () => {
   });
 });
 
-describe('no payable address without its record', () => {
+describe('no payable address without its record', { timeout: 240_000 }, () => {
   it('--dry-run shows the recipient, the amount and the fees, and creates nothing payable', async () => {
     const [nonce, files] = [await payerNonce(), paymentFiles()];
     const run = await payChain(metaAddress, ['--amount', '0.5', '--fingerprint', metaAddressFingerprint(metaAddress), '--dry-run']);

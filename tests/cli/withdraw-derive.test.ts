@@ -117,8 +117,9 @@ describe('wraith withdraw --to-derive on anvil', () => {
     for (const p of paid) expect([await coinOf(p), await tokensOf(p)]).toEqual([0n, 0n]);
 
     const history = await cli(['history', '--keystore', keystore, '--csv']);
-    const rows = history.stdout.trim().split('\n').slice(1).map((l) => l.split(','));
-    expect(rows.filter((r) => r[2] === 'withdrawn').map((r) => r[4])).toEqual([walletAddress(10), walletAddress(12), walletAddress(11), walletAddress(11)]);
+    const [header, ...rows] = history.stdout.trim().split('\n').map((l) => l.replace(/\r$/, '').split(','));
+    const [status, destination] = [header!.indexOf('status'), header!.indexOf('destination')];
+    expect(rows.filter((r) => r[status] === 'withdrawn').map((r) => r[destination])).toEqual([walletAddress(10), walletAddress(12), walletAddress(11), walletAddress(11)]);
   }, 120_000);
 
   it('no run printed the phrase or the password', () => {

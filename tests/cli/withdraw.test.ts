@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { erc20Abi, getAddress, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, metaAddressFingerprint, openKeys, scanRegistry } from '@wraith-pq/sdk';
+import { bytesToHex, HISTORY_CSV_COLUMNS, metaAddressFingerprint, openKeys, parseHistoryRecords, scanRegistry } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { DEV_KEYS, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
@@ -72,7 +72,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
+describe('wraith pay --token, wraith withdraw, wraith history on anvil', { timeout: 240_000 }, () => {
   const paid: { stealth_address: string; payment_tx: Hash; top_up_tx: Hash | null; gas_top_up?: string }[] = [];
   const pay = (args: string[], key = PAYER_KEY) => cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--base-units', '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', ...args], { WRAITH_PRIVATE_KEY: key });
 
@@ -221,19 +221,23 @@ describe('wraith pay --token, wraith withdraw, wraith history on anvil', () => {
   it('history --csv and --json list every withdrawal and the failure, agreeing with the receipts; the file on disk is sealed', async () => {
     const csv = await cli(['history', '--keystore', keystore, '--csv']);
     expect(csv.code, csv.stderr).toBe(0);
-    const [header, ...rows] = csv.stdout.trim().split('\n').map((line) => line.split(','));
-    expect(header).toEqual(['date', 'chain_id', 'status', 'stealth_address', 'destination', 'asset', 'symbol', 'amount', 'amount_formatted', 'fee_paid', 'fee_bound', 'fee_kind', 'hash', 'error']);
+    // The SDK's export, the web app's columns: a row per payment the scan found, then one per withdrawal or failure.
+    const [header, ...all] = csv.stdout.trim().split('\n').map((line) => line.replace(/\r$/, '').split(','));
+    expect(header).toEqual([...HISTORY_CSV_COLUMNS]);
     const column = (row: string[], name: string) => row[header!.indexOf(name)]!;
+    expect(all.filter((r) => column(r, 'type') === 'payment').map((r) => column(r, 'stealth_address'))).toEqual(paid.map((p) => p.stealth_address));
+    const rows = all.filter((r) => column(r, 'type') === 'withdrawal');
     expect(rows.map((r) => column(r, 'status'))).toEqual(['withdrawn', 'withdrawn', 'withdrawn', 'failed', 'withdrawn', 'withdrawn', 'withdrawn']);
     for (const row of rows.filter((r) => column(r, 'status') === 'withdrawn')) {
-      const receipt = await chain.publicClient.getTransactionReceipt({ hash: column(row, 'hash') as Hash });
+      const receipt = await chain.publicClient.getTransactionReceipt({ hash: column(row, 'tx_hash') as Hash });
       expect(BigInt(column(row, 'fee_paid'))).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
       expect(BigInt(column(row, 'fee_paid'))).toBeLessThanOrEqual(BigInt(column(row, 'fee_bound')));
     }
-    expect(rows.find((r) => column(r, 'symbol') === 'TST')!.slice(7, 9)).toEqual([HUNDRED.toString(), '100']);
+    const tst = rows.find((r) => column(r, 'symbol') === 'TST')!;
+    expect([column(tst, 'amount'), column(tst, 'decimals')]).toEqual([HUNDRED.toString(), '18']);
 
-    const json = jsonLines((await cli(['history', '--keystore', keystore, '--json'])).stdout);
-    expect(json.map((r) => r.hash)).toEqual(rows.map((r) => column(r, 'hash') || null));
+    const exported = parseHistoryRecords(JSON.parse((await cli(['history', '--keystore', keystore, '--json'])).stdout));
+    expect(exported.withdrawals.map((r) => r.hash)).toEqual(rows.map((r) => column(r, 'tx_hash') || null));
     const sealed = readFileSync(`${keystore}.history`, 'utf8');
     expect(sealed).not.toContain(paid[0]!.stealth_address.slice(2).toLowerCase());
     expect(sealed).not.toContain(paid[0]!.stealth_address.slice(2));
