@@ -1,6 +1,7 @@
 /**
- * What a found payment holds, read through the user's own RPC: the asset it was paid in (a
- * token named by the transfer its note points to, else the coin), that asset's unit (symbol and
+ * What a found payment holds, read through the user's own RPC: the asset it was paid in (the one
+ * its note names, PROTOCOL.md 8.1; for an older note, a token named by the transfer the note
+ * points to, else the coin), that asset's unit (symbol and
  * decimals read from the token), and whether it is still there. A payment whose asset is gone
  * and whose address has sent a transaction was withdrawn (`spent`); one that never held anything
  * was announced but not paid (`empty`).
@@ -21,11 +22,14 @@ export type PaymentStatus = {
 };
 
 /** Reads the status of found payments, each token's unit read once. */
-export function createStatusReader(client: PublicClient): (payment: { stealthAddress: string; noteTxHash: `0x${string}` | null }) => Promise<PaymentStatus> {
+export function createStatusReader(
+  client: PublicClient,
+): (payment: { stealthAddress: string; noteTxHash: `0x${string}` | null; noteAsset: 'coin' | string | null }) => Promise<PaymentStatus> {
   const units = new Map<Address, Promise<AssetUnit>>();
-  return async ({ stealthAddress, noteTxHash }) => {
+  return async ({ stealthAddress, noteTxHash, noteAsset }) => {
     const address = getAddress(stealthAddress);
-    const token = await noteToken(client, { stealthAddress: address, noteTxHash });
+    const token =
+      noteAsset === 'coin' ? null : noteAsset !== null ? getAddress(noteAsset) : await noteToken(client, { stealthAddress: address, noteTxHash, announcementTxHash: null });
     const [[holding], nonce] = await Promise.all([stealthBalances({ client, addresses: [address], tokens: token === null ? [] : [token] }), client.getTransactionCount({ address })]);
     let unit = NATIVE_UNIT;
     if (token !== null) {

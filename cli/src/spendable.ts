@@ -7,7 +7,7 @@
  */
 import { scanRegistry, type AnnouncementInput, type RegistryPageSource } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
-import { getAddress, type Address, type PublicClient } from 'viem';
+import { erc20Abi, getAddress, isAddressEqual, parseEventLogs, type Address, type Hash, type PublicClient } from 'viem';
 import type { OpenedKeys } from './keystore-file.js';
 
 export type SpendablePayment = {
@@ -18,6 +18,8 @@ export type SpendablePayment = {
   noteAmount: bigint | null;
   /** The payment's transaction named in the note, when there is one. */
   noteTxHash: `0x${string}` | null;
+  /** The transaction that announced it (through WraithPay, the payment itself, which the note then does not name). */
+  announcementTxHash: `0x${string}` | null;
 };
 
 export type SpendableSource =
@@ -41,27 +43,31 @@ export async function findSpendable(keys: OpenedKeys, source: SpendableSource): 
     for (const discovery of batch.discoveries) {
       const stealthAddress = getAddress(discovery.stealthAddress);
       if (found.has(stealthAddress) || discovery.stealthSecretKey === undefined) continue;
-      found.set(stealthAddress, { stealthAddress, stealthSecretKey: discovery.stealthSecretKey, noteAmount: discovery.note?.amount ?? null, noteTxHash: discovery.note?.txHash ?? null });
+      found.set(stealthAddress, { stealthAddress, stealthSecretKey: discovery.stealthSecretKey, noteAmount: discovery.note?.amount ?? null, noteTxHash: discovery.note?.txHash ?? null, announcementTxHash: txHashOf(discovery.announcement) });
     }
   }
   return [...found.values()];
 }
 
-/** `transfer(address,uint256)`: the call an ERC-20 payment makes. */
-const TRANSFER_SELECTOR = '0xa9059cbb';
+const txHashOf = (announcement: AnnouncementInput): `0x${string}` | null => {
+  const hash = (announcement as { txHash?: unknown }).txHash;
+  return typeof hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(hash) ? (hash as `0x${string}`) : null;
+};
 
 /**
- * The ERC-20 a payment was made in, read from the transaction its note names: a `transfer` to
- * the stealth address from a token contract. Null for a coin payment, a payment without a note,
- * or a transaction the node does not know. Read through the user's RPC only.
+ * The ERC-20 a payment was made in: a token `Transfer` to the stealth address in the transaction
+ * its note names, or without one in the announcing transaction (a payment through WraithPay pays
+ * and announces at once). Null for a coin payment, a payment without either, or a transaction the
+ * node does not know. Read through the user's RPC only.
  */
-export async function noteToken(client: PublicClient, payment: Pick<SpendablePayment, 'stealthAddress' | 'noteTxHash'>): Promise<Address | null> {
-  if (payment.noteTxHash === null) return null;
+export async function noteToken(client: PublicClient, payment: Pick<SpendablePayment, 'stealthAddress' | 'noteTxHash' | 'announcementTxHash'>): Promise<Address | null> {
+  const hash: Hash | null = payment.noteTxHash ?? payment.announcementTxHash;
+  if (hash === null) return null;
   try {
-    const tx = await client.getTransaction({ hash: payment.noteTxHash });
-    if (tx.to === null || !tx.input.startsWith(TRANSFER_SELECTOR) || tx.input.length < 74) return null;
-    const recipient = getAddress(`0x${tx.input.slice(34, 74)}`);
-    return recipient === payment.stealthAddress ? getAddress(tx.to) : null;
+    const receipt = await client.getTransactionReceipt({ hash });
+    if (receipt.status !== 'success') return null;
+    const transfer = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find((log) => isAddressEqual(log.args.to, payment.stealthAddress));
+    return transfer === undefined ? null : getAddress(transfer.address);
   } catch {
     return null;
   }

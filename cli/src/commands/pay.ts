@@ -249,6 +249,8 @@ export async function payCommand(argv: string[]): Promise<void> {
     result(`stealth address (Sui): ${payment.stealthSuiAddress}`);
     if (paymentHash !== null) result(`paid: ${formatAmount(amount!, unit)} (${amount} base units${token === undefined ? '' : ` of ${token}`}) in ${paymentHash}`);
     if (topUpHash !== null) result(`gas top-up: ${formatAmount(paidTopUp, NATIVE_UNIT)} in ${topUpHash}`);
+    // Through WraithPay the top-up goes with the payment, in the same transaction.
+    else if (paidTopUp > 0n) result(`gas top-up: ${formatAmount(paidTopUp, NATIVE_UNIT)} with the payment`);
     result(`announced: ${announcementHash} (chain ${chain.id})`);
   }
 }

@@ -163,7 +163,7 @@ export async function scanCommand(argv: string[]): Promise<void> {
     };
     for await (const batch of scanRegistry(source, scanKeys, { kernel, fromCursor, signal: controller.signal })) {
       for (const found of batch.discoveries) {
-        const status = statusOf === null ? null : await statusOf({ stealthAddress: found.stealthAddress, noteTxHash: found.note?.txHash ?? null });
+        const status = statusOf === null ? null : await statusOf({ stealthAddress: found.stealthAddress, noteTxHash: found.note?.txHash ?? null, noteAsset: found.note?.token ?? null });
         const json = discoveryJson(found, client === undefined, status);
         incoming.push(incomingRecord(json, chainId));
         progressLine.done();

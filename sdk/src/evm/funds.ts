@@ -305,7 +305,7 @@ export type PaymentPrice = {
   asset: PaymentAsset;
   /** Coin the payment sends: the value, or a token payment's top-up (wei). */
   sent: bigint;
-  /** The most its transactions (transfer, top-up, announcement) cost in fees, L1 data and operator fees included (wei). */
+  /** The most its transactions (see `signWith.via`) cost in fees, L1 data and operator fees included (wei). */
   fee: bigint;
   /** Of `fee`, the L1 data fees (OP Stack; 0 elsewhere). */
   l1Fee: bigint;
@@ -328,15 +328,19 @@ export type EstimatePaymentReturnType = ({ short: null | 'coin' } & PaymentPrice
 
 /**
  * Check a payment before anything is signed: whether the payer holds the tokens it transfers and
- * enough coin for what it sends plus the fee bound of every transaction of the payment (the
- * transfer, a token payment's top-up, the announcement): gas (with a tenth more than the node's
+ * enough coin for what it sends plus the fee bound of every transaction of the payment (through
+ * WraithPay where it is deployed: the one that pays and announces, after a token approval when
+ * the allowance is short; elsewhere the transfer, a token payment's top-up, the announcement): gas (with a tenth more than the node's
  * estimate, as the wallet estimates again when it signs) × the max fee per gas in `fees`, plus on
  * the OP Stack the L1 data fee and operator fee charged outside the gas. The announcement's
  * kilobyte of calldata makes the L1 fee most of an OP Stack payment's cost; missed, the transfer
  * would go out and the announcement fail, leaving money its recipient cannot find.
  *
  * `signWith` holds the price (a cap of twice the base fee plus the tip; the chain charges the base
- * fee plus the tip) and each transaction's gas limit the bound assumes. Sign with them
+ * fee plus the tip), the route (`via`) and each transaction's gas limit the bound assumes. Until the
+ * approval is mined `payToken` cannot be estimated, so its gas limit is bounded by its parts (the
+ * token's own transfer and the announcement, each estimated, plus the contract's overhead). A
+ * one-time address whose EIP-7702 code refuses coin is `COIN_REFUSED`. Sign with them
  * (`payStealth`'s `signWith`): a wallet left to choose its own cap or gas limit may ask a balance
  * the estimate did not count. Reads only; refuse the payment unless `short` is null.
  *
