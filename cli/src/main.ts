@@ -29,7 +29,7 @@ Commands:
   wraith register --keystore <file> --rpc <url> [--scheme 3|1000] [--clear] [--sign] [--yes]
   wraith register --relay <signature.json> --rpc <url> [--yes]
                                                    publish your meta-address in the ERC-6538 registry
-  wraith pay <name|0x address|meta-address|payment link|CID> [--amount 0.5] [--token <address>] [--announce none|api|chain] [--fingerprint <XXXX-…>] [--dry-run] …
+  wraith pay <name|0x address|meta-address|payment link|CID> [--amount 0.5] [--token <address|coin>] [--announce none|api|chain] [--fingerprint <XXXX-…>] [--dry-run] …
   wraith scan --keystore <file> (--api <url> | --rpc <url>) [--cursor-file <file>] [--json]
   wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json>] (--all | --address <a>…)
                   (--to-file <fresh addresses> | --to-derive <path template> | --to <address> [--allow-linking])

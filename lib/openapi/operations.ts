@@ -22,6 +22,7 @@ import {
   yellowConfigResponse,
 } from '../schemas/channels.ts';
 import { chainsResponse } from '../schemas/chains.ts';
+import { ccipRequest, ccipResponse, nameChangeRequest, nameResponse } from '../schemas/ccip.ts';
 import { healthResponse } from '../schemas/health.ts';
 import { uploadRequest, uploadResponse } from '../schemas/ipfs.ts';
 import { keyBundleResponse } from '../schemas/keys.ts';
@@ -86,6 +87,75 @@ const nameParameter = (suffix: string): PathParameter => ({
   description: `The name to resolve, ending in ${suffix}`,
   schema: z.string().min(1).describe(`Name ending in ${suffix}`),
 });
+
+/** What the operator of an ENS gateway sees (issue 33), said in each of its operations. */
+const GATEWAY_PRIVACY =
+  'Privacy: the operator of this deployment sees every one-time address it issues for a name, hence every payment received that way and its amount; a lookup carries the payer\'s IP address (not their wallet address). It cannot spend (that needs the recipient\'s spending key). A recipient who wants no third party runs their own deployment.';
+
+/** The ENS gateway (ENSIP-10 + EIP-3668) and its names, served when ENS_GATEWAY_* are set (404 otherwise). */
+const ENS_GATEWAY_OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/api/v1/ccip/{sender}/{data}',
+    operationId: 'ccipLookup',
+    tag: 'Names',
+    summary: 'CCIP-Read lookup of a name served by this gateway (EIP-3668)',
+    description:
+      'What a wallet calls when the deployment\'s OffchainResolver raises OffchainLookup. addr of a registered name answers a one-time address: the same one to the same client IP within ENS_GATEWAY_SAME_REQUESTER_S, a new one otherwise (at most ENS_GATEWAY_MAX_UNPAID unpaid per name; past it the newest is repeated). An unregistered name, another coin type, text and contenthash answer an empty record. The answer is signed for the resolver and expires after ENS_GATEWAY_ANSWER_TTL_S. When funds reach the address on a followed chain, the server publishes its announcement, so the recipient\'s ordinary scan finds it. ' +
+      GATEWAY_PRIVACY,
+    pathParameters: [
+      { name: 'sender', description: 'The resolver that raised the lookup: must be ENS_GATEWAY_RESOLVER', schema: z.string().min(1).describe('EVM address') },
+      { name: 'data', description: 'The lookup callData, resolve(bytes name, bytes data), 0x-prefixed hex, followed by .json (the resolver\'s URL template is /api/v1/ccip/{sender}/{data}.json)', schema: z.string().min(1).describe('hex, then .json') },
+    ],
+    responses: [{ status: 200, description: 'The signed answer', schema: ccipResponse }],
+    errors: [{ status: 400, codes: ['WRONG_SENDER'] }, { status: 404, codes: ['NOT_FOUND'] }, UNAVAILABLE],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/ccip',
+    operationId: 'ccipLookupPost',
+    tag: 'Names',
+    summary: 'CCIP-Read lookup, POST form (EIP-3668)',
+    description: 'The same lookup as the GET form, with {sender, data} in the body. ' + GATEWAY_PRIVACY,
+    body: ccipRequest,
+    responses: [{ status: 200, description: 'The signed answer', schema: ccipResponse }],
+    errors: [...BODY_ERRORS, { status: 400, codes: ['WRONG_SENDER'] }, { status: 404, codes: ['NOT_FOUND'] }, UNAVAILABLE],
+    write: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/names/{name}',
+    operationId: 'showGatewayName',
+    tag: 'Names',
+    summary: 'A name at this ENS gateway, and the nonce its next change must sign',
+    pathParameters: [nameParameter('.eth')],
+    responses: [{ status: 200, description: 'The name (registered or not), its meta-address and nonce, the resolver and parent name', schema: nameResponse }],
+    errors: [{ status: 400, codes: ['INVALID_NAME'] }, { status: 404, codes: ['NOT_FOUND'] }, UNAVAILABLE],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/names',
+    operationId: 'changeGatewayName',
+    tag: 'Names',
+    summary: 'Register, change or release a name at this ENS gateway',
+    description:
+      'A label under the parent name (alice.<parent>) is proved by a signature of the meta-address\'s spending key (to change or release: the registered one\'s); an own ENS name, whose resolver must be this deployment\'s, by its owner in the ENS registry. The signed text is the SDK\'s nameRegistrationMessage (action, name, meta-address hash, nonce, resolver): each change advances the nonce, so a signature is good once. ' +
+      GATEWAY_PRIVACY,
+    body: nameChangeRequest,
+    responses: [{ status: 200, description: 'The name after the change', schema: nameResponse }],
+    errors: [
+      ...BODY_ERRORS,
+      { status: 400, codes: ['INVALID_NAME', 'INVALID_META_ADDRESS'] },
+      { status: 401, codes: ['BAD_NAME_SIGNATURE'] },
+      { status: 404, codes: ['NAME_NOT_FOUND', 'NOT_FOUND'] },
+      { status: 409, codes: ['NAME_TAKEN', 'STALE_NAME_SIGNATURE'] },
+      { status: 422, codes: ['RESOLVER_NOT_SET'] },
+      ...UPSTREAM,
+      UNAVAILABLE,
+    ],
+    write: true,
+  },
+];
 
 export const OPERATIONS: readonly Operation[] = [
   {
@@ -205,6 +275,7 @@ export const OPERATIONS: readonly Operation[] = [
     responses: [{ status: 200, description: 'The name and its address', schema: ensAddressResponse }],
     errors: [{ status: 400, codes: ['INVALID_NAME'] }, { status: 404, codes: ['NAME_NOT_FOUND'] }, ...UPSTREAM],
   },
+  ...ENS_GATEWAY_OPERATIONS,
   {
     method: 'get',
     path: '/api/v1/erc6538/{address}',

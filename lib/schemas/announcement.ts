@@ -31,7 +31,7 @@ export const announcementJson = z
       .string()
       .regex(/^([0-9a-f]{2})*$/)
       .nullable()
-      .describe('The ERC-5564 metadata after its view tag: the 92-byte sealed note (PROTOCOL.md section 8) for scheme 1000; any bytes for scheme 3 (a note, token metadata)'),
+      .describe('The ERC-5564 metadata after its view tag: the sealed note (PROTOCOL.md section 8: 92 bytes, or 112 for the note that names its asset, 8.1) for scheme 1000; any bytes for scheme 3 (a note, token metadata)'),
     block_number: z.int().nullable().describe('Chain events: the block of the Announcement event; null for HTTP publishes'),
     log_index: z.int().nullable().describe('Chain events: the log index of the event in its block; null for HTTP publishes'),
   })

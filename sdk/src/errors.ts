@@ -31,7 +31,12 @@ export type WraithErrorCode =
   | 'WRAITH_PAY_MISSING'
   | 'CREATE2_DEPLOYER_MISSING'
   | 'SUI_TRANSACTION_FAILED'
-  | 'INVALID_HISTORY';
+  | 'INVALID_HISTORY'
+  | 'BUNDLER_UNREACHABLE'
+  | 'PAYMASTER_REFUSED'
+  | 'QUOTE_EXPIRED'
+  | 'FEE_ABOVE_MAX'
+  | 'ENTRY_POINT_MISSING';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

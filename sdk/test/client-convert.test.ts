@@ -25,9 +25,21 @@ describe('announcementForPayment with a sealed note', () => {
     expect('metadata' in announcementForPayment(payment, { txHash: '0x01' })).toBe(false);
   });
 
+  it('publishes the note that names its asset (PROTOCOL.md 8.1) as the 113-byte metadata or the 112-byte note, and a scan of the row reads its token', () => {
+    const named = { ...note, token: 'coin' as const };
+    const withMetadata = announcementForPayment(payment, { txHash: '0x01', metadata: announcementMetadata(payment, named) });
+    expect(withMetadata.metadata).toHaveLength(226);
+    const withNote = announcementForPayment(payment, { txHash: '0x01', metadata: sealNote(payment.sharedSecret, named) });
+    expect(withNote.metadata).toHaveLength(224);
+    // The registry keeps what follows the view tag (PROTOCOL.md section 6): the 112-byte note.
+    const row = { id: 1, ephemeral_key: withNote.ephemeral_key as string, view_tag: withNote.view_tag, metadata: withNote.metadata as string };
+    expect(scanAnnouncements(keys, [row]).discoveries[0]!.note).toEqual({ txHash: null, ...note, token: 'coin' });
+  });
+
   it('refuses metadata of another length or with another payment\'s view tag, with INVALID_ARGUMENT', () => {
     const metadata = announcementMetadata(payment, note);
-    for (const bad of [metadata.subarray(0, 91), new Uint8Array([...metadata, 0]), announcementMetadata(payment)]) {
+    const named = announcementMetadata(payment, { ...note, token: 'coin' });
+    for (const bad of [metadata.subarray(0, 91), new Uint8Array([...metadata, 0]), announcementMetadata(payment), new Uint8Array([...named, 0]), named.subarray(0, 111)]) {
       expect(() => announcementForPayment(payment, { txHash: '0x01', metadata: bad })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     }
     const otherTag = metadata.slice();

@@ -20,6 +20,7 @@ import {
   generateKeys,
   hexToBytes,
   hybridCombine,
+  sealNote,
   type Discovery,
   type ScanPool,
 } from '../src/index.ts';
@@ -207,7 +208,12 @@ describe('scheme-3 batches: every kernel, both modes and the pool give the same 
   const identity = generateKeys();
   const erc8441 = erc8441KeysOf(identity);
   const stranger = generateKeys();
-  const three = [0, 1, 2].map(() => createStealthPayment(erc8441.metaAddress));
+  // Their notes, sealed under ss: one naming a token, one the coin (PROTOCOL.md 8.1), one naming no asset (section 8).
+  const tokens = ['0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 'coin', null] as const;
+  const three = tokens.map((token, i) => {
+    const payment = createStealthPayment(erc8441.metaAddress);
+    return { ...payment, metadata: sealNote(payment.sharedSecret, { amount: BigInt(i + 1), token }) };
+  });
   const thousand = [0, 1].map(() => createStealthPayment(identity.metaAddress));
   const foreign3 = Array.from({ length: 300 }, () => createStealthPayment(erc8441KeysOf(stranger).metaAddress));
   const foreign1000 = Array.from({ length: 30 }, () => createStealthPayment(stranger.metaAddress));
@@ -229,7 +235,7 @@ describe('scheme-3 batches: every kernel, both modes and the pool give the same 
   ];
   const expectedAddresses = [three[0]!, thousand[0]!, three[2]!, thousand[1]!, three[1]!].map((p) => p.stealthAddress);
   const comparable = (discoveries: Discovery<unknown>[]) =>
-    discoveries.map((d) => ({ scheme: d.schemeId, index: d.index, address: d.stealthAddress, p: d.stealthSecretKey && bytesToHex(d.stealthSecretKey), note: d.noteStatus }));
+    discoveries.map((d) => ({ scheme: d.schemeId, index: d.index, address: d.stealthAddress, p: d.stealthSecretKey && bytesToHex(d.stealthSecretKey), note: d.noteStatus, token: d.note?.token }));
 
   const reference = createScanner(identity, { kernel: 'reference' }).scan(batch);
   const fast = createScanner(identity, { kernel: 'typescript' }).scan(batch);
@@ -240,6 +246,11 @@ describe('scheme-3 batches: every kernel, both modes and the pool give the same 
   it('the reference scan finds exactly the payments made for the identity, once each, in batch order', () => {
     expect(reference.discoveries.map((d) => d.stealthAddress)).toEqual(expectedAddresses);
     expect(reference.stats).toMatchObject({ totalScanned: batch.length, erc8441: 306, discoveries: 5 });
+    expect(reference.discoveries.filter((d) => d.schemeId === 3).map((d) => [d.note?.amount, d.note?.token])).toEqual([
+      [1n, tokens[0]],
+      [3n, null],
+      [2n, 'coin'],
+    ]);
     for (const d of reference.discoveries) expect(evmAddressOf(Point.BASE.multiply(bytesToBigInt(d.stealthSecretKey!)))).toBe(d.stealthAddress);
   });
 

@@ -3,13 +3,13 @@
  * binary page for streaming scans (sdk/src/announcement-binary.ts), cacheable once full.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { bytesToHex, decodeAnnouncementPage } from '@wraith-pq/sdk';
+import { bytesToHex, createScanner, decodeAnnouncementPage, erc8441KeysOf, generateKeys } from '@wraith-pq/sdk';
 import * as announcementsRoute from '../../app/api/v1/registry/announcements/route.ts';
 import type { StoredAnnouncement } from '../../lib/registry/store.ts';
 import { getRegistry } from '../../lib/server/registry.ts';
 import { binaryPageResponse, pageEtag } from '../../lib/service/registry-binary.ts';
 import { buildRequest, configure } from '../helpers/api.ts';
-import { foreignAnnouncement, request } from '../helpers/routes.ts';
+import { foreignAnnouncement, request, txHash } from '../helpers/routes.ts';
 
 beforeEach(() => configure());
 
@@ -55,6 +55,27 @@ describe('binary registry pages', () => {
     }));
     // (JSON rows gain chain_id and scheme_id on main; absent, they are no chain and scheme 1000.)
     expect(rows).toEqual(json.map((row: object) => ({ chain_id: null, scheme_id: 1000, ...row })));
+  });
+
+  it('carry the notes that name their asset (112 bytes, PROTOCOL.md 8.1) of both schemes, which a scan of the decoded page reads', async () => {
+    const identity = generateKeys();
+    const usdc = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const pay = async (metaAddress: Uint8Array, note: Record<string, string>) => {
+      const created = (await request('create', 'POST', { body: { meta_address: bytesToHex(metaAddress), note } })).json;
+      const body = { ephemeral_key: created.ephemeral_ciphertext, view_tag: created.view_tag, tx_hash: txHash(), metadata: created.announcement.metadata, ...(created.scheme_id === 3 ? { stealth_address: created.stealth_address } : {}) };
+      expect((await request('announcements', 'POST', { body })).status).toBe(201);
+      return created.stealth_address as string;
+    };
+    await publishMany(2);
+    const inTokens = await pay(identity.metaAddress, { amount: '100000000', chain_id: '8453', token: usdc });
+    const inCoin = await pay(erc8441KeysOf(identity).metaAddress, { amount: '5', chain_id: '8453', token: 'coin' });
+    const rows = decodeAnnouncementPage((await binary('limit=10')).bytes);
+    expect(rows.map((r) => r.metadata?.length ?? null)).toEqual([null, null, 112, 112]);
+    const found = createScanner(identity).scan(rows).discoveries;
+    expect(found.map((d) => [d.schemeId, d.stealthAddress, d.note])).toEqual([
+      [1000, inTokens, { txHash: null, amount: 100_000_000n, chainId: 8453n, token: usdc }],
+      [3, inCoin, { txHash: null, amount: 5n, chainId: 8453n, token: 'coin' }],
+    ]);
   });
 
   it('follow the after_id cursor', async () => {

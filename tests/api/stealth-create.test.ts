@@ -5,6 +5,7 @@ import {
   bytesToHex,
   CIPHERTEXT_BYTES,
   createErc8441Scanner,
+  createScanner,
   erc8441KeysOf,
   formatErc8441MetaAddressUri,
   formatMetaAddressUri,
@@ -112,6 +113,35 @@ describe('POST /api/v1/stealth/create', () => {
     const response = await create({ meta_address: keys.meta_address, channel_id: 'ab'.repeat(32) });
     expect(response.status).toBe(200);
     expect(response.json.announcement.channel_id).toBeNull();
+  });
+
+  it('with note.token seals the note that names its asset (PROTOCOL.md 8.1): 113 bytes of metadata, which the recipient opens to the token', async () => {
+    const recipient = sdkKeys();
+    for (const [token, named] of [
+      ['0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
+      ['coin', 'coin'],
+      [`0x${'00'.repeat(20)}`, 'coin'],
+    ] as const) {
+      const response = await create({ meta_address: bytesToHex(recipient.metaAddress), note: { amount: '100000000', chain_id: '8453', token } });
+      expect(response.status).toBe(200);
+      const payment = response.json;
+      expect(payment.metadata).toMatch(/^[0-9a-f]{226}$/);
+      expect(payment.announcement.metadata).toBe(payment.metadata.slice(2));
+      const [found] = createScanner(recipient).scan([{ ...payment.announcement, id: 1 }]).discoveries;
+      expect(found).toMatchObject({ noteStatus: 'opened', note: { amount: 100_000_000n, chainId: 8453n, token: named } });
+    }
+  });
+
+  it.each([
+    ['a 19-byte address', `0x${'11'.repeat(19)}`],
+    ['a symbol', 'USDC'],
+    ['an address without 0x', '833589fcd6edb6e08f4c7c32d4f71b54bda02913'],
+    ['a number', 1],
+  ])('refuses a note.token that is %s with 400 naming note.token', async (_, token) => {
+    const response = await create({ meta_address: keys.meta_address, note: { amount: '1', token } });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('VALIDATION_ERROR');
+    expect(response.json.error.details).toContainEqual(expect.objectContaining({ path: 'note.token' }));
   });
 
   it('publishes nothing', async () => {

@@ -87,6 +87,41 @@ describe('POST /api/v1/stealth/scan', () => {
     });
   });
 
+  it('a note that names its asset (PROTOCOL.md 8.1) travels create → publish → scan: the 113-byte metadata or the 112-byte note alone, a token or the coin', async () => {
+    const keys = await generateKeys();
+    const usdc = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const tokenNote = { tx_hash: null, amount: '100000000', chain_id: '8453', token: usdc };
+    const coinNote = { tx_hash: `0x${'5d'.repeat(32)}`, amount: '500000000000000000', chain_id: '1', token: 'coin' };
+    const paidInTokens = (await request('create', 'POST', { body: { meta_address: keys.meta_address, note: { ...tokenNote, tx_hash: undefined, token: usdc.toLowerCase() } } })).json;
+    const paidInCoin = (await request('create', 'POST', { body: { meta_address: keys.meta_address, note: coinNote } })).json;
+    expect(paidInTokens.metadata).toHaveLength(226); // 113 bytes: the view tag and the 112-byte note
+    expect(paidInCoin.announcement.metadata).toHaveLength(224);
+    const tokenId = await publish(paidInTokens, { metadata: paidInTokens.metadata });
+    const coinId = await publish(paidInCoin, { metadata: paidInCoin.announcement.metadata });
+    const stored = (await request('announcements', 'GET')).json.announcements;
+    expect(stored.find((a: { id: number }) => a.id === tokenId).metadata).toBe(paidInTokens.metadata.slice(2)); // kept after the view tag
+    const { discoveries } = (await scan(scanKeys(keys))).json;
+    expect(discoveries.find((d: { announcement_id: number }) => d.announcement_id === tokenId)).toMatchObject({ stealth_address: paidInTokens.stealth_address, note_status: 'opened', note: tokenNote });
+    expect(discoveries.find((d: { announcement_id: number }) => d.announcement_id === coinId)).toMatchObject({ stealth_address: paidInCoin.stealth_address, note_status: 'opened', note: coinNote });
+  });
+
+  it('refuses published metadata of a length no note has, for either scheme, with 400 naming metadata, and stores nothing', async () => {
+    const keys = await generateKeys();
+    const created = (await request('create', 'POST', { body: { meta_address: keys.meta_address, note: { amount: '1', token: 'coin' } } })).json;
+    const three = (await request('create', 'POST', { body: { meta_address: keys.erc8441_meta_address, note: { amount: '1', token: 'coin' } } })).json;
+    // 114, 111 and 94 bytes (112 alone is the note without its view tag, which a publish may send).
+    for (const metadata of [created.metadata + '00', created.announcement.metadata.slice(0, -2), created.metadata.slice(0, 188)]) {
+      const response = await request('announcements', 'POST', { body: { ephemeral_key: created.ephemeral_ciphertext, view_tag: created.view_tag, tx_hash: txHash(), metadata } });
+      expect(response.status).toBe(400);
+      expect(response.json.error.details).toContainEqual(expect.objectContaining({ path: 'metadata' }));
+    }
+    // Scheme 3 takes what follows the view tag: the 113 bytes with it are not that.
+    const withTag = await request('announcements', 'POST', { body: { ephemeral_key: three.ephemeral_ciphertext, view_tag: three.view_tag, tx_hash: txHash(), stealth_address: three.stealth_address, metadata: three.metadata } });
+    expect(withTag.status).toBe(400);
+    expect(withTag.json.error.details).toContainEqual(expect.objectContaining({ path: 'metadata' }));
+    expect((await request('announcements', 'GET')).json.total).toBe(0);
+  });
+
   it('refuses published metadata whose view tag byte is not the announcement\'s view tag', async () => {
     const keys = await generateKeys();
     const created = (await request('create', 'POST', { body: { meta_address: keys.meta_address } })).json;
@@ -353,8 +388,8 @@ describe('scanning a large registry', () => {
 
 describe('delegated scanning under ERC-8441 (tracking_key with meta_address)', () => {
   /** A scheme-3 payment to `keys`' identity, published over HTTP with a sealed note; its create response. */
-  async function payScheme3(keys: KeyBundle, amount: string) {
-    const created = await request('create', 'POST', { body: { meta_address: keys.erc8441_meta_address, note: { amount, chain_id: '8453' } } });
+  async function payScheme3(keys: KeyBundle, amount: string, token?: string) {
+    const created = await request('create', 'POST', { body: { meta_address: keys.erc8441_meta_address, note: { amount, chain_id: '8453', ...(token === undefined ? {} : { token }) } } });
     expect(created.json.scheme_id).toBe(3);
     const published = await request('announcements', 'POST', {
       body: { ephemeral_key: created.json.ephemeral_ciphertext, view_tag: created.json.view_tag, tx_hash: txHash(), stealth_address: created.json.stealth_address, metadata: created.json.announcement.metadata, chain_id: 8453 },
@@ -379,6 +414,17 @@ describe('delegated scanning under ERC-8441 (tracking_key with meta_address)', (
     const key = full.json.discoveries[0].stealth_sk as string;
     expect(evmAddressOf(secp256k1.Point.BASE.multiply(BigInt(`0x${key}`)))).toBe(mine.stealth_address);
     expect(full.json.discoveries[0]).not.toHaveProperty('shared_secret');
+  });
+
+  it('opens a scheme-3 note that names its asset (112 bytes after the view tag, sealed under ss) and reports its token', async () => {
+    const keys = await generateKeys();
+    const mine = await payScheme3(keys, '100000000', '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');
+    const coin = await payScheme3(keys, '5', 'coin');
+    const { discoveries } = (await scan({ tracking_key: keys.tracking_key, meta_address: keys.erc8441_meta_address })).json;
+    expect(discoveries.map((d: { stealth_address: string; note: unknown }) => [d.stealth_address, d.note])).toEqual([
+      [mine.stealth_address, { tx_hash: null, amount: '100000000', chain_id: '8453', token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }],
+      [coin.stealth_address, { tx_hash: null, amount: '5', chain_id: '8453', token: 'coin' }],
+    ]);
   });
 
   it('scans both schemes of one identity in one request, each row under its own scheme', async () => {

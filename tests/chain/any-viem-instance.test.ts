@@ -6,7 +6,8 @@
  * read) made every estimate and withdrawal throw "returned no data" on plain anvil. Every entry
  * that probes or reads the chain runs here with such clients, on anvil and on Hardhat's OP Stack
  * node: a payment and a token payment priced and paid, announced, found by a scan, withdrawn to
- * 0 wei at the stealth address, and an ERC-6538 registration estimated, sent and read back.
+ * 0 wei at the stealth address, and ERC-6538 registrations (direct, and signed for another to
+ * submit) estimated, sent and read back.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +24,10 @@ import {
   feePaidOf,
   fetchAnnouncements,
   payStealth,
+  registerKeysOnBehalfParameters,
   registerKeysParameters,
   resolveRegisteredMetaAddress,
+  signRegistration,
   stealthBalances,
   stealthMetaAddressOf,
   withdrawNative,
@@ -164,6 +167,12 @@ async function journey(bench: Bench, flavor: ViemFlavor) {
   expect(registered.status).toBe('success');
   expect(bytesToHex((await stealthMetaAddressOf({ client, registrant: from, schemeId: 3 }))!)).toBe(bytesToHex(metaAddress));
   expect(await resolveRegisteredMetaAddress({ client, registrant: from })).toMatchObject({ status: 'registered', schemeId: 3 });
+  // And on behalf: a registrant without coin signs, the payer submits.
+  const registrant = viem.createWalletClient({ account: accounts.privateKeyToAccount(accounts.generatePrivateKey()), chain, transport });
+  const { signature } = await signRegistration({ wallet: registrant, client, metaAddress });
+  const onBehalf = registerKeysOnBehalfParameters({ registrant: registrant.account.address, signature, metaAddress });
+  expect((await client.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: onBehalf.address, data: onBehalf.data }) })).status).toBe('success');
+  expect(await resolveRegisteredMetaAddress({ client, registrant: registrant.account.address })).toMatchObject({ status: 'registered', schemeId: 3 });
 }
 
 describe('the /evm entry with clients from any viem instance', () => {

@@ -75,13 +75,13 @@ describe('pay, see, withdraw on anvil', () => {
     expect(paidEth.topUpHash).toBeNull();
     expect(paidTokens.topUpHash).toMatch(/^0x[0-9a-f]{64}$/);
 
-    // The recipient finds both, with the notes the sender sealed (amount, transfer hash, chain id).
+    // The recipient finds both, with the notes the sender sealed (amount, asset, transfer hash, chain id: PROTOCOL.md 8.1).
     const found = await discover();
     const eth = found.find((d) => d.stealthAddress === ethPayment.stealthAddress)!;
     const tokens = found.find((d) => d.stealthAddress === tokenPayment.stealthAddress)!;
     expect(eth.noteStatus).toBe('opened');
-    expect(eth.note).toMatchObject({ amount: parseEther('0.5'), txHash: paidEth.paymentHash, chainId: 31337n });
-    expect(tokens.note).toMatchObject({ amount: 100n * 10n ** 18n, txHash: paidTokens.paymentHash, chainId: 31337n });
+    expect(eth.note).toEqual({ amount: parseEther('0.5'), token: 'coin', txHash: paidEth.paymentHash, chainId: 31337n });
+    expect(tokens.note).toEqual({ amount: 100n * 10n ** 18n, token, txHash: paidTokens.paymentHash, chainId: 31337n });
 
     const [ethBalance, tokenBalance] = await stealthBalances({ client: chain.publicClient, addresses: [eth.stealthAddress, tokens.stealthAddress], tokens: [token] });
     expect(ethBalance).toEqual({ address: eth.stealthAddress, native: parseEther('0.5'), tokens: [{ token, balance: 0n }] });

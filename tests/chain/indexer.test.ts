@@ -8,8 +8,8 @@
  * `fetchAnnouncements` reads straight from anvil, compared with what the registry holds.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createStealthPayment, generateKeys, type PaymentNoteInput } from '@wraith-pq/sdk';
-import { fetchAnnouncements } from '@wraith-pq/sdk/evm';
+import { createScanner, createStealthPayment, generateKeys, type PaymentNoteInput } from '@wraith-pq/sdk';
+import { ANNOUNCER_ADDRESS, fetchAnnouncements } from '@wraith-pq/sdk/evm';
 import type { ChainConfig } from '../../lib/config.ts';
 import { startIndexer, type Indexer } from '../../lib/chain/indexer.ts';
 import { createSqliteStore } from '../../lib/registry/sqlite.ts';
@@ -146,7 +146,35 @@ function slowClients(delayMs: number, rpcUrl = chain.rpcUrl): ChainClients {
   return { ...clients, blockNumber: () => later(() => clients.blockNumber()), blockHash: (n) => later(() => clients.blockHash(n)) };
 }
 
+/** USDC on Base, as the note of a token payment names it. */
+const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
+/**
+ * Pays `recipient` twice with notes that name their asset (PROTOCOL.md 8.1: 113 bytes of metadata,
+ * a token and the coin), indexes into `store`, and checks the rows keep the 112-byte notes and a
+ * scan of the stored rows reads the asset back.
+ */
+async function indexesNotesNamingTheirAsset(store: RegistryStore, config = chainConfig()): Promise<void> {
+  const token = await pay(recipient, { amount: 100_000_000n, chainId: 31337n, token: USDC });
+  const coin = await pay(recipient, { amount: 5n * 10n ** 17n, chainId: 31337n, token: 'coin' });
+  const indexer = run(store, config);
+  await caughtUp(indexer);
+  const rows = await allRows(store);
+  const rowOf = (hash: string) => rows.find((r) => r.txHash.toLowerCase() === hash)!;
+  expect(rowOf(token.receipt.transactionHash).metadata).toHaveLength(112);
+  expect(rowOf(coin.receipt.transactionHash).metadata).toHaveLength(112);
+  const found = createScanner(recipient).scan(rows).discoveries;
+  const noteAt = (address: string) => found.find((d) => d.stealthAddress === address)?.note;
+  expect(noteAt(token.payment.stealthAddress)).toEqual({ txHash: null, amount: 100_000_000n, chainId: 31337n, token: USDC });
+  expect(noteAt(coin.payment.stealthAddress)).toEqual({ txHash: null, amount: 5n * 10n ** 17n, chainId: 31337n, token: 'coin' });
+}
+
 describe('the chain indexer', () => {
+  it('keeps the 113-byte metadata of a note that names its asset: the row holds the 112-byte note, and a scan of it reads the token', async () => {
+    const { store } = await sqliteStore();
+    await indexesNotesNamingTheirAsset(store);
+  });
+
   it('stores announcements of the configured scheme with their block, log index, stealth address and sealed note', async () => {
     const { store } = await sqliteStore();
     const { payment, receipt } = await pay(recipient, { amount: 5n * 10n ** 17n, chainId: 31337n });
@@ -176,6 +204,8 @@ describe('the chain indexer', () => {
     await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c.subarray(0, 1087), metadata: new Uint8Array([1]) });
     await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array(2) });
     await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array(94) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array(112) });
+    await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array(114) });
     await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: new Uint8Array(1088), metadata: new Uint8Array(1) });
     await chain.announceRaw({ schemeId: 1000n, stealthAddress, ephemeralPubKey: c, metadata: new Uint8Array([9]) }, { announcer: chain.otherAnnouncer });
     const indexer = run(store);
@@ -184,7 +214,7 @@ describe('the chain indexer', () => {
     // Only well-formed scheme-1000 events of the canonical Announcer are there.
     for (const row of await allRows(store)) {
       expect(row.ephemeralKey).toHaveLength(1088);
-      expect(row.metadata === null || row.metadata.length === 92).toBe(true);
+      expect(row.metadata === null || row.metadata.length === 92 || row.metadata.length === 112).toBe(true);
     }
   });
 
@@ -383,6 +413,12 @@ describe('the chain indexer under reorganisations and slow providers', () => {
 });
 
 describeWithPostgres('two instances on one PostgreSQL registry', (cluster) => {
+
+  it('keeps the 112-byte notes that name their asset in PostgreSQL, and a scan of the rows reads the token', async () => {
+    const store = await createPostgresStore(await cluster().freshSchema(), { timeoutMs: 2_000 });
+    cleanups.push(() => store.close());
+    await indexesNotesNamingTheirAsset(store);
+  });
 
   it('index once: one leads, the other takes over when the leader dies, and every announcement is stored exactly once', async () => {
     const url = await cluster().freshSchema();

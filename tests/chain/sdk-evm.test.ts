@@ -115,7 +115,19 @@ describe('announcing on chain', () => {
     expect(announcement.timestamp).toBe(Number(block.timestamp));
     expect(announcement.chain).toBe('anvil');
     expect(announcement.metadata).toHaveLength(92);
-    expect(openNote(payment.sharedSecret, announcement.metadata!)).toEqual({ txHash: note.txHash, amount: 12_345n, chainId: 31_337n });
+    expect(openNote(payment.sharedSecret, announcement.metadata!)).toEqual({ txHash: note.txHash, amount: 12_345n, chainId: 31_337n, token: null });
+  });
+
+  it('a note that names its asset (113 bytes of metadata, PROTOCOL.md 8.1) is decoded from the log and opens to its token', async () => {
+    const payment = createStealthPayment(stranger.metaAddress);
+    const usdc = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const hash = await chain.wallets[1]!.writeContract(announceParameters({ payment, note: { amount: 100_000_000n, chainId: 31_337n, token: usdc } }));
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    const { announcements, skipped } = decodeAnnouncementLogs(await logsOf(receipt.blockNumber, receipt.blockNumber), { chain: 'anvil' });
+    expect(skipped).toBe(0);
+    const [announcement] = announcements as [ChainAnnouncement];
+    expect(announcement.metadata).toHaveLength(112);
+    expect(openNote(payment.sharedSecret, announcement.metadata!)).toEqual({ txHash: null, amount: 100_000_000n, chainId: 31_337n, token: usdc });
   });
 
   it('a payment announced without a note carries the view tag alone', async () => {
@@ -192,7 +204,7 @@ describe('scanning the chain', () => {
     const pay = () => createStealthPayment(recipient.metaAddress);
     const withNote = pay();
     await chain.announce(createStealthPayment(stranger.metaAddress), { amount: 1n });
-    await chain.announce(withNote, { amount: 5n, chainId: 31_337n });
+    await chain.announce(withNote, { amount: 5n, chainId: 31_337n, token: 'coin' }); // the note that names its asset (113 bytes)
     expected.push({ payment: withNote, note: 'opened', mismatch: false });
     const withoutNote = pay();
     await chain.announce(withoutNote);
@@ -225,7 +237,7 @@ describe('scanning the chain', () => {
       expect(found.announcement.ephemeralKey).toEqual(payment.ephemeralCiphertext);
     }
     const withNote = full.find((d) => d.stealthAddress === expected[0]!.payment.stealthAddress)!;
-    expect(withNote.note).toEqual({ txHash: null, amount: 5n, chainId: 31_337n });
+    expect(withNote.note).toEqual({ txHash: null, amount: 5n, chainId: 31_337n, token: 'coin' });
     const altered = full.find((d) => d.stealthAddressMismatch)!;
     expect(altered.announcement.stealthAddress).toBe(chain.accounts[3]!.address);
     expect(altered.note?.amount).toBe(7n);

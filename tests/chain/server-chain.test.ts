@@ -72,10 +72,10 @@ describe('a server that indexes the chain (REGISTRY_PUBLISH=open)', () => {
     // One payment through the API's create with a note, two through the SDK, one to someone else.
     const created = (
       await http(server, '/api/v1/stealth/create', {
-        body: { meta_address: bytesToHex(keys.metaAddress), note: { amount: '1500000000000000000', chain_id: 31337 } },
+        body: { meta_address: bytesToHex(keys.metaAddress), note: { amount: '1500000000000000000', chain_id: 31337, token: 'coin' } },
       })
     ).json;
-    expect(created.metadata).toHaveLength(186);
+    expect(created.metadata).toHaveLength(226); // 113 bytes: the note names its asset (PROTOCOL.md 8.1)
     expect(created.metadata.slice(0, 2)).toBe(created.view_tag.toString(16).padStart(2, '0'));
     await chain.announceRaw({
       schemeId: 1000n,
@@ -98,7 +98,7 @@ describe('a server that indexes the chain (REGISTRY_PUBLISH=open)', () => {
     expect(summary(viaRegistry)).toEqual(summary(viaRpc));
     const fromCreate = viaRegistry.find((d) => d.stealthAddress === created.stealth_address)!;
     expect(fromCreate.noteStatus).toBe('opened');
-    expect(fromCreate.note).toEqual({ txHash: null, amount: 1_500_000_000_000_000_000n, chainId: 31337n });
+    expect(fromCreate.note).toEqual({ txHash: null, amount: 1_500_000_000_000_000_000n, chainId: 31337n, token: 'coin' });
     expect(viaRegistry.map((d) => d.noteStatus).sort()).toEqual(['absent', 'opened', 'opened']);
 
     // The server's own scan opens the notes too.
@@ -110,7 +110,7 @@ describe('a server that indexes the chain (REGISTRY_PUBLISH=open)', () => {
     const listed = scanned.discoveries.find((d: { stealth_address: string }) => d.stealth_address === created.stealth_address);
     expect(listed).toMatchObject({
       note_status: 'opened',
-      note: { tx_hash: null, amount: '1500000000000000000', chain_id: '31337' },
+      note: { tx_hash: null, amount: '1500000000000000000', chain_id: '31337', token: 'coin' },
       stealth_address_mismatch: false,
       chain: 'anvil',
     });

@@ -111,7 +111,7 @@ describe('wraith pay and wraith scan through the API', () => {
         tx_hash: txHash(1),
         amount: '1500',
         note_status: 'opened',
-        note: { tx_hash: txHash(1), amount: '1500', chain_id: '1' },
+        note: { tx_hash: txHash(1), amount: '1500', chain_id: '1', token: null }, // announced without --token: the note names no asset
       }),
     ]);
     const summary = lines.at(-1)!;
@@ -137,7 +137,7 @@ describe('wraith pay and wraith scan through the API', () => {
     const shown = await cli(['keys', 'show', '--keystore', keystore, '--scheme', '3']);
     expect(shown.code).toBe(0);
     const erc8441MetaAddress = shown.stdout.trim();
-    const paid = await cli(['pay', erc8441MetaAddress, '--fingerprint', metaAddressFingerprint(erc8441MetaAddress), '--announce', 'api', '--tx-hash', txHash(4), '--amount', '2500wei', '--chain-id', '1', '--api', server.url, '--json']);
+    const paid = await cli(['pay', erc8441MetaAddress, '--fingerprint', metaAddressFingerprint(erc8441MetaAddress), '--announce', 'api', '--tx-hash', txHash(4), '--amount', '2500wei', '--token', 'coin', '--chain-id', '1', '--api', server.url, '--json']);
     expect(paid.code).toBe(0);
     const payment = jsonLines(paid.stdout).find((l) => l.stealth_address !== undefined) as { stealth_address: string; scheme_id: number };
     expect(payment.scheme_id).toBe(3);
@@ -146,7 +146,7 @@ describe('wraith pay and wraith scan through the API', () => {
     const run = await cli(['scan', '--keystore', keystore, '--api', server.url, '--json']);
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).filter((l) => l.type === 'discovery' && l.scheme_id === 3)).toEqual([
-      expect.objectContaining({ stealth_address: payment.stealth_address, note_status: 'opened', note: { tx_hash: txHash(4), amount: '2500', chain_id: '1' } }),
+      expect.objectContaining({ stealth_address: payment.stealth_address, note_status: 'opened', note: { tx_hash: txHash(4), amount: '2500', chain_id: '1', token: 'coin' } }),
     ]);
   });
 

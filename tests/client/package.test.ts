@@ -103,8 +103,10 @@ describe('npm pack', () => {
   // combiner, 9.5 -> 19.2 kB of WebAssembly shipped as base64 in two builds' files, the recoding
   // and batch glue with declarations and maps) to 681 kB; feePaidOf and the review's fixes to 703 kB.
   // estimatePayment with PaymentFees (code, declarations, maps, README and CHANGELOG) took it to 718 kB.
-  it('stays small: under 740 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(740_000);
+  // Issue 32's SDK part (viem errors by name, checksumProblem, pricedAt, worker types, the README's
+  // compiled Node worker example and fee words, CHANGELOG) to 739 kB.
+  it('stays small: under 750 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(750_000);
   });
 });
 

@@ -18,7 +18,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { concat, getAddress, pad, type Address, type Hex, type TransactionReceipt } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { startAnnouncerChain, type AnnouncerChain } from './announcer-chain.ts';
 import { startJsonRpcProcess, type JsonRpcProcess } from './json-rpc-process.ts';
 import { freePort } from './server.ts';
@@ -57,8 +56,9 @@ export function projectArtifact(name: string): Artifact {
 
 export type GaslessChain = {
   chain: AnnouncerChain;
+  /** The bundler's URL ('' when started with `bundler: false`). */
   bundlerUrl: string;
-  bundler: JsonRpcProcess;
+  bundler: JsonRpcProcess | undefined;
   paymaster: Address;
   token: Address;
   /** Mint test tokens to `to`. */
@@ -89,7 +89,7 @@ async function deploy(chain: AnnouncerChain, name: string, args: readonly unknow
 }
 
 /** Start the chain, the contracts and the bundler. Call `stop()` in afterAll. */
-export async function startGaslessChain(options: { chainId?: number } = {}): Promise<GaslessChain> {
+export async function startGaslessChain(options: { chainId?: number; /** Start alto (default true); without it, tests call the EntryPoint themselves. */ bundler?: boolean } = {}): Promise<GaslessChain> {
   const chain = await startAnnouncerChain({ hardfork: 'prague', ...(options.chainId === undefined ? {} : { chainId: options.chainId }) });
   try {
     const aa = (name: string) => JSON.parse(readFileSync(new URL(`${name}.json`, AA_ARTIFACTS), 'utf8')) as Artifact;
@@ -110,29 +110,11 @@ export async function startGaslessChain(options: { chainId?: number } = {}): Pro
     await write(paymaster, paymasterAbi, 'setToken', [token, TOKEN_PER_ETH, Number(now) + 86_400, 2_000]);
     await write(paymaster, paymasterAbi, 'deposit', [], PAYMASTER_DEPOSIT);
 
-    const port = await freePort();
-    const bundler = await startJsonRpcProcess({
-      name: 'alto',
-      command: process.execPath,
-      args: [
-        ALTO,
-        '--entrypoints', ENTRY_POINT_V08,
-        '--executor-private-keys', EXECUTOR_KEY,
-        '--utility-private-key', UTILITY_KEY,
-        '--rpc-url', chain.rpcUrl,
-        '--port', String(port),
-        '--safe-mode', 'false',
-        '--log-level', 'warn',
-      ],
-      url: `http://127.0.0.1:${port}`,
-      readyMethod: 'eth_supportedEntryPoints',
-      isReady: (result) => Array.isArray(result) && result.some((entry) => typeof entry === 'string' && entry.toLowerCase() === ENTRY_POINT_V08.toLowerCase()),
-      timeoutMs: 60_000,
-    });
+    const bundler = options.bundler === false ? undefined : await startAlto(chain.rpcUrl);
     const entryPointAbi = aa('EntryPoint').abi as never;
     return {
       chain,
-      bundlerUrl: bundler.url,
+      bundlerUrl: bundler?.url ?? '',
       bundler,
       paymaster,
       token,
@@ -143,7 +125,7 @@ export async function startGaslessChain(options: { chainId?: number } = {}): Pro
       ownerCall: (functionName, args, value) => write(paymaster, paymasterAbi, functionName, args, value),
       deposit: () => chain.publicClient.readContract({ address: ENTRY_POINT_V08, abi: entryPointAbi, functionName: 'balanceOf', args: [paymaster] } as never) as Promise<bigint>,
       async stop() {
-        await bundler.stop();
+        await bundler?.stop();
         await chain.stop();
       },
     };
@@ -153,7 +135,25 @@ export async function startGaslessChain(options: { chainId?: number } = {}): Pro
   }
 }
 
-/** A fresh one-time key's account (what a recipient's scan yields), for tests. */
-export function oneTimeAccount(secretKey: Hex) {
-  return privateKeyToAccount(secretKey);
+/** alto on a free loopback port in front of `rpcUrl`, ready once it lists EntryPoint v0.8. */
+export async function startAlto(rpcUrl: string): Promise<JsonRpcProcess> {
+  const port = await freePort();
+  return startJsonRpcProcess({
+    name: 'alto',
+    command: process.execPath,
+    args: [
+      ALTO,
+      '--entrypoints', ENTRY_POINT_V08,
+      '--executor-private-keys', EXECUTOR_KEY,
+      '--utility-private-key', UTILITY_KEY,
+      '--rpc-url', rpcUrl,
+      '--port', String(port),
+      '--safe-mode', 'false',
+      '--log-level', 'warn',
+    ],
+    url: `http://127.0.0.1:${port}`,
+    readyMethod: 'eth_supportedEntryPoints',
+    isReady: (result) => Array.isArray(result) && result.some((entry) => typeof entry === 'string' && entry.toLowerCase() === ENTRY_POINT_V08.toLowerCase()),
+    timeoutMs: 60_000,
+  });
 }

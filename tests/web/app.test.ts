@@ -104,17 +104,18 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     // The recipient, later (a reload locks the keys): unlock, scan, reveal.
     await alice.goto('/scan');
     await screenshots(alice, 'scan-locked');
+    // Unlocking starts the scan.
     await unlock(alice);
-    await alice.getByRole('button', { name: 'Start scan' }).click();
     expect(await scanOutcome(alice)).toContain('Scan complete');
-    // The workers run the SDK's WebAssembly kernel: the scan worker's CSP allows it.
+    // The workers run the SDK's WebAssembly kernel: the scan worker's CSP allows it (said under "Technical details").
     expect(await alice.getByTestId('scan-kernel').textContent()).toContain('WebAssembly SIMD');
     const found = alice.getByTestId('discovery');
     expect(await found.count()).toBe(1);
     expect(await found.getByTestId('discovery-address').textContent()).toBe(stealthAddress);
     await expect.poll(() => found.textContent()).toContain('0.25 ETH');
     expect(await found.textContent()).toContain('ethereum');
-    expect(await alice.getByTestId('spending-key').count()).toBe(0); // hidden until asked for
+    expect(await alice.getByTestId('spending-key').count()).toBe(0); // hidden until asked for, under Advanced
+    await found.getByText('Advanced: this payment').click();
     await found.getByRole('button', { name: 'Reveal spending key' }).click();
     const stealthKey = (await alice.getByTestId('spending-key').textContent())!;
     expect(stealthKey).toMatch(/^0x[0-9a-f]{64}$/);
@@ -124,7 +125,9 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     // After a reload the key is derived again from the announcement, identically.
     await alice.reload();
     await unlock(alice);
+    expect(await scanOutcome(alice)).toContain('Scan complete');
     const pagesBefore = h.requests.filter((r) => r.url.includes('/api/v1/registry/announcements')).length;
+    await alice.getByTestId('discovery').getByText('Advanced: this payment').click();
     await alice.getByTestId('discovery').getByRole('button', { name: 'Reveal spending key' }).click();
     expect(await alice.getByTestId('spending-key').textContent()).toBe(stealthKey);
     // From the announcement the scan saved in this browser: the server is not asked which one is ours.
@@ -179,14 +182,14 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await dave.getByRole('button', { name: 'Publish announcement' }).click();
     await dave.getByTestId('announcement-id').waitFor();
 
+    // Keys already unlocked: coming to Scan starts the scan.
     await carol.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
-    await carol.getByRole('button', { name: 'Start scan' }).click();
     expect(await scanOutcome(carol)).toContain('Scan complete');
     const found = carol.getByTestId('discovery');
     expect(await found.count()).toBe(1);
     expect(await found.getByTestId('discovery-sui-address').textContent()).toBe(suiAddress);
     expect(await found.textContent()).toContain('12 SUI');
-    expect(await found.textContent()).toMatch(/Chain\s*sui/);
+    expect(await found.getByTestId('discovery-chain').textContent()).toBe('sui');
     expect(h.pageErrors).toEqual([]);
   });
 
@@ -202,7 +205,7 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Start scan' }).count()).toBe(0);
     await screenshots(page, 'unlock-wrong-password');
     await unlock(page);
-    await page.getByRole('button', { name: 'Start scan' }).waitFor();
+    expect(await scanOutcome(page)).toContain('Scan complete');
 
     // A fresh profile has no keystore: the exported file restores it.
     const { page: other } = await h.newPage();
@@ -210,7 +213,7 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
     await other.getByText('No keys are saved in this browser.').waitFor();
     await other.getByLabel('Backup file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(envelope) });
     await unlock(other);
-    await other.getByRole('button', { name: 'Start scan' }).waitFor();
+    expect(await scanOutcome(other)).toContain('Scan complete');
     expect(await other.evaluate(() => localStorage.getItem('wraith.keystore.v1'))).toBe(envelope);
     expect(h.pageErrors).toEqual([]);
   });
@@ -241,28 +244,26 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
       await route.continue().catch(() => {}); // a request the scan aborted is gone
     });
 
-    // Keys stay unlocked when moving between pages.
+    // Keys stay unlocked when moving between pages; coming to Scan starts the scan.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
-    await page.getByRole('button', { name: 'Start scan' }).click();
     await expect.poll(() => count(page, 'scanned-count'), { timeout: 60_000 }).toBeGreaterThanOrEqual(5000);
     expect(await page.getByTestId('progress-text').textContent()).toMatch(/^[\d,]+ of [\d,]+ checked · [\d,]+\/s · (about .+|less than a second) left$/);
     await page.getByRole('button', { name: 'Cancel scan' }).click();
     const outcome = await scanOutcome(page);
     release();
     await screenshots(page, 'scan-cancelled');
-    const cursor = Number(/Scan cancelled after announcement #(\d+)/.exec(outcome)?.[1]);
+    expect(outcome).toBe('Scan cancelled. The next scan continues from where this one stopped.');
+    const cursor = Number(await page.getByTestId('progress-text').getAttribute('data-cursor'));
     expect(cursor).toBe(5000);
     const scannedBefore = await count(page, 'scanned-count');
     expect(scannedBefore).toBeLessThan(total);
     expect(await count(page, 'found-count')).toBe(0);
 
-    // A reload later: the cursor is still there, and Resume continues after it.
+    // A reload later: the cursor is still there, and unlocking resumes after it.
     await page.reload();
-    await unlock(page);
-    await page.getByText(`Stopped after announcement #${cursor}`).waitFor();
-    expect(await count(page, 'scanned-count')).toBe(scannedBefore);
+    expect(Number(await page.evaluate(() => JSON.parse(Object.entries(localStorage).find(([k]) => k.startsWith('wraith.scan.v1.'))![1]).scanned))).toBe(scannedBefore);
     cursors.length = 0;
-    await page.getByRole('button', { name: 'Resume scan' }).click();
+    await unlock(page);
     expect(await scanOutcome(page)).toContain('Scan complete');
     expect(cursors[0]).toBe(cursor);
     expect(await count(page, 'scanned-count')).toBe(total);
@@ -304,9 +305,9 @@ describe.skipIf(skipBrowser)('the web app in Chromium', () => {
       await inspected;
       await route.continue();
     });
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
+    // Coming to Scan with the keys unlocked starts the scan.
     const spawned = page.waitForEvent('worker');
-    await page.getByRole('button', { name: 'Start scan' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
     const worker = await spawned;
     expect(new URL(worker.url()).origin).toBe(h.server.url);
     const workerCsp = (await http(h.server, new URL(worker.url()).pathname)).headers.get('content-security-policy')!;

@@ -15,7 +15,7 @@
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
  */
 import { ANNOUNCER_ADDRESS } from '@wraith-pq/sdk/evm';
-import { createPublicClient, defineChain, formatEther, http as viemHttp, parseAbiItem, parseEther, type Address, type Hash, type PublicClient } from 'viem';
+import { createPublicClient, defineChain, getAddress, http as viemHttp, parseAbiItem, parseEther, type Address, type Hash, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { Page } from 'playwright-core';
@@ -24,7 +24,7 @@ import { compileAnnouncerContracts, DEV_KEYS } from '../helpers/announcer-chain.
 import { startAnvil, type Anvil } from '../helpers/anvil.ts';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { http } from '../helpers/server.ts';
-import { createKeys, findRecipient, pay, scanFor, withdraw } from './flows.ts';
+import { claimOnly, createKeys, findRecipient, pay, scanFor } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 import { installTestWallet, type TestWallet } from './test-wallet.ts';
 
@@ -139,50 +139,48 @@ describe.skipIf(skipBrowser)('several chains in the web app, in Chromium', () =>
     await expect.poll(() => itemA.getByTestId('discovery-chain').textContent()).toBe(`Foundry (chain id ${CHAIN_A})`);
     expect(await itemB.getByTestId('discovery-chain').textContent()).toBe(`Localhost (chain id ${CHAIN_B})`);
 
-    // The wallet reads chain A: the chain-B payment asks for a switch before anything is read there.
-    await alice.getByRole('button', { name: 'Read with Test Wallet' }).click();
+    // The wallet (on chain A) reads chain A by itself: the chain-B payment asks for a switch before anything is read there.
     expect(await itemA.getByTestId('balance-native').textContent({ timeout: 30_000 })).toBe('0.5 ETH');
     await itemB.getByTestId('funds-other-chain').waitFor();
     expect(await itemB.getByTestId('balance-native').count()).toBe(0);
+    expect(await itemB.getByTestId('claim-select').count()).toBe(0);
     await screenshots(alice, 'scan-two-chains');
     const readsBeforeSwitch = aliceWallet.calls.filter((c) => c.method === 'eth_getBalance').map((c) => String(c.params[0]).toLowerCase());
     expect(readsBeforeSwitch).not.toContain(onB.toLowerCase());
 
-    // Withdrawing the chain-B payment: switch the wallet first, then read, review and sign on B.
+    // Claiming the chain-B payment: switch the wallet first, then read, review and sign on B.
     await itemB.getByRole('button', { name: `Switch Test Wallet to Localhost (chain id ${CHAIN_B})` }).click();
     expect(await itemB.getByTestId('balance-native').textContent({ timeout: 30_000 })).toBe('0.25 ETH');
     await itemA.getByTestId('funds-other-chain').waitFor();
     const destination = privateKeyToAccount(generatePrivateKey()).address;
-    await itemB.getByLabel('Asset to withdraw').selectOption('native');
-    await itemB.getByLabel('Withdraw to').fill(destination);
-    await itemB.getByRole('button', { name: 'Review withdrawal' }).click();
-    expect(await itemB.getByTestId('withdraw-remainder').textContent({ timeout: 30_000 })).toBe('Nothing stays behind: the address is left with 0 ETH.');
-    await itemB.getByRole('button', { name: 'Cancel' }).click();
-    const outB = await withdraw(itemB, destination, 'native');
+    const outB = await claimOnly(alice, { [onB]: destination });
+    expect(outB.statuses).toEqual(['done']);
+    expect(outB.estimates).toEqual([expect.stringMatching(/^Network fee exactly 0\.\d+ ETH$/)]);
     const methods = aliceWallet.calls.map((c) => c.method);
     expect(methods.indexOf('wallet_switchEthereumChain')).toBeGreaterThan(-1);
     expect(methods.indexOf('wallet_switchEthereumChain')).toBeLessThan(methods.indexOf('eth_sendRawTransaction'));
-    const receipt = await chainB.getTransactionReceipt({ hash: outB.hash as Hash });
+    const hashB = (await alice.getByTestId('claim-tx').textContent())!;
+    const receipt = await chainB.getTransactionReceipt({ hash: hashB as Hash });
     const feeB = receipt.gasUsed * receipt.effectiveGasPrice;
-    expect(outB.result).toContain(`Withdrew ${formatEther(parseEther('0.25') - feeB)} ETH`);
+    // Nothing stays behind: the whole balance less the fee arrived.
     expect(await chainB.getBalance({ address: onB as Address })).toBe(0n);
     expect(await chainB.getBalance({ address: destination })).toBe(parseEther('0.25') - feeB);
     expect(await chainA.getBalance({ address: destination })).toBe(0n);
+    expect(await itemB.getAttribute('data-done')).toBe('true');
 
     // Back to chain A for the other payment, reviewed there...
     await itemA.getByRole('button', { name: `Switch Test Wallet to Foundry (chain id ${CHAIN_A})` }).click();
     expect(await itemA.getByTestId('balance-native').textContent({ timeout: 30_000 })).toBe('0.5 ETH');
     const elsewhere = privateKeyToAccount(generatePrivateKey()).address;
-    await itemA.getByLabel('Asset to withdraw').selectOption('native');
-    await itemA.getByLabel('Withdraw to').fill(elsewhere);
-    await itemA.getByRole('button', { name: 'Review withdrawal' }).click();
-    await itemA.getByTestId('withdraw-fee').waitFor({ timeout: 30_000 });
+    await alice.getByLabel(`Destination for ${getAddress(onA)}`).fill(elsewhere);
+    await alice.getByRole('button', { name: 'Review the claim' }).click();
+    await itemA.getByTestId('claim-estimate').waitFor({ timeout: 30_000 });
     // ...then the wallet moves to chain B without telling the page, and its user declines every switch.
     await aliceWallet.setChain(CHAIN_B, { announce: false });
     aliceWallet.declineSwitching(true);
     const broadcastsBefore = aliceWallet.calls.filter((c) => c.method === 'eth_sendRawTransaction').length;
-    await itemA.getByRole('button', { name: 'Sign and withdraw' }).click();
-    const refusal = itemA.getByRole('alert').filter({ hasText: 'nothing was signed or sent' });
+    await alice.getByRole('button', { name: 'Claim 1 payment' }).click();
+    const refusal = alice.getByTestId('claim-all').getByRole('alert').filter({ hasText: 'nothing was signed or sent' });
     expect(await refusal.textContent({ timeout: 30_000 })).toBe(
       `Test Wallet is on Localhost (chain id ${CHAIN_B}) now, not on Foundry (chain id ${CHAIN_A}): nothing was signed or sent. Switch it to Foundry (chain id ${CHAIN_A}) and try again.`,
     );

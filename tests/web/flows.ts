@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { bytesToHex } from '@wraith-pq/sdk';
 import type { Locator, Page } from 'playwright-core';
-import type { Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { expect } from 'vitest';
 import type { RecordedRequest } from './harness.ts';
 
@@ -59,13 +59,13 @@ export async function scanOutcome(page: Page): Promise<string> {
 }
 
 /**
- * On the Scan page: unlock the keys, scan the whole registry, and return the listed payment of
- * each of `stealthAddresses` (in that order), after checking that exactly those were found.
+ * On the Scan page: unlock the keys (which starts the scan of the whole registry), and return the
+ * listed payment of each of `stealthAddresses` (in that order), after checking that exactly those
+ * were found.
  */
 export async function scanFor<const T extends readonly string[]>(page: Page, stealthAddresses: T): Promise<{ [K in keyof T]: Locator }> {
   await page.goto('/scan');
   await unlock(page);
-  await page.getByRole('button', { name: 'Start scan' }).click();
   expect(await scanOutcome(page)).toContain('Scan complete');
   const items = page.getByTestId('discovery');
   expect(await items.count()).toBe(stealthAddresses.length);
@@ -128,16 +128,32 @@ export async function review(page: Page, asset: { native: string } | { token: Ad
   await page.getByTestId('review').waitFor({ timeout: 30_000 });
 }
 
-/** In a discovery on the Scan page: review a withdrawal (the fee is shown), sign it, return the result shown. */
-export async function withdraw(item: Locator, to: string, asset: 'native' | Address): Promise<{ fee: string; feeKind: string; result: string; hash: string }> {
-  // Earlier withdrawals of this payment stay listed: this one's result is the next.
-  const before = await item.getByTestId('withdraw-result').count();
-  await item.getByLabel('Asset to withdraw').selectOption(asset);
-  await item.getByLabel('Withdraw to').fill(to);
-  await item.getByRole('button', { name: 'Review withdrawal' }).click();
-  const fee = (await item.getByTestId('withdraw-fee').textContent({ timeout: 30_000 }))!;
-  const feeKind = (await item.getByTestId('withdraw-fee-kind').textContent())!;
-  await item.getByRole('button', { name: 'Sign and withdraw' }).click();
-  const result = (await item.getByTestId('withdraw-result').nth(before).textContent({ timeout: 60_000 }))!;
-  return { fee, feeKind, result, hash: (await item.getByTestId('withdraw-tx').nth(before).textContent())! };
+/**
+ * On the Scan page, in the one claim flow: claim exactly the payments of `destinations` (stealth
+ * address → where it goes; the others deselected), each to its own address, after the review;
+ * returns each claimed payment's estimate shown before signing and the run's statuses.
+ */
+export async function claimOnly(page: Page, destinations: Record<string, string>): Promise<{ estimates: string[]; statuses: (string | null)[] }> {
+  const wanted = Object.keys(destinations).map((a) => a.toLowerCase());
+  const boxes = page.getByTestId('claim-select');
+  await boxes.first().waitFor({ timeout: 30_000 });
+  for (const box of await boxes.all()) {
+    const label = (await box.getAttribute('aria-label'))!.toLowerCase();
+    await box.setChecked(wanted.some((a) => label.endsWith(a)));
+  }
+  for (const [address, to] of Object.entries(destinations)) await page.getByLabel(`Destination for ${getAddress(address)}`).fill(to);
+  await page.getByRole('button', { name: 'Review the claim' }).click();
+  await expect.poll(() => page.getByTestId('claim-estimate').count(), { timeout: 30_000 }).toBe(wanted.length);
+  const estimates = await page.getByTestId('claim-estimate').allTextContents();
+  const statuses = () => page.getByTestId('claim-item').evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
+  // The run's heading names when it started: a new run is one whose heading changed.
+  const heading = async () => ((await page.getByTestId('claim-run').count()) > 0 ? await page.getByTestId('claim-run').locator('p').first().textContent() : null);
+  const before = await heading();
+  await page.getByRole('button', { name: `Claim ${wanted.length} payment${wanted.length === 1 ? '' : 's'}` }).click();
+  const settled = async () => {
+    const now = await statuses();
+    return now.length === wanted.length && now.every((s) => s === 'done' || s === 'failed') && (await heading()) !== before;
+  };
+  await expect.poll(settled, { timeout: 120_000 }).toBe(true);
+  return { estimates, statuses: await statuses() };
 }

@@ -28,7 +28,10 @@ describe('the history of the web app', () => {
     expect(rescanned.payments).toHaveLength(1);
     expect(rescanned.payments[0]).toMatchObject({ symbol: 'TST', decimals: 18, amount: scanned.amount });
     expect(noteAmountText(rescanned.payments[0]!.amount!, { symbol: 'TST', decimals: 18 })).toBe('100 TST');
-    expect(noteAmountText('500000000000000000', null)).toBe('500000000000000000 base units');
+    // Until a unit is known: no protocol words; a token the lists do not name is shown by its address.
+    expect(noteAmountText('500000000000000000', null)).toBe('500000000000000000 (in the smallest units of an asset shown once its balance is read)');
+    expect(noteAmountText('100', null, '0x00000000000000000000000000000000000000bb')).toBe('100 units of the token 0x00000000000000000000000000000000000000bb');
+    expect(noteAmountText('500000000000000000', null, 'native')).not.toMatch(/base units/);
   });
 
   it('exports JSON and CSV that say the same, with a failure reason of commas, quotes and line breaks intact', () => {

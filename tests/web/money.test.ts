@@ -13,11 +13,12 @@
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
  */
 import { createScanner, decodeAnnouncementPage, openKeys, type RecipientKeys } from '@wraith-pq/sdk';
-import { erc20Abi, formatEther, parseEther, type Address, type Hash, type PublicClient } from 'viem';
+import { erc20Abi, parseEther, type Address, type Hash, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { createKeys, fillPayment, findRecipient, PASSWORD, pay, requestsCarrying, scanFor, scanOutcome, withdraw } from './flows.ts';
+import { roundedAmount } from '../../app/(web)/_lib/amount.ts';
+import { createKeys, fillPayment, findRecipient, PASSWORD, pay, requestsCarrying, scanFor, scanOutcome } from './flows.ts';
 import { screenshots, startWebHarness, type WebHarness } from './harness.ts';
 import { pageWithWallet as pageWithWalletOn, sender, setupMoneyChain, TOKENS, waitIndexed as waitIndexedOn } from './money-chain.ts';
 
@@ -109,15 +110,13 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     // The recipient: the server's indexer has the two announcements; scan, read through the wallet.
     await waitIndexed();
     const [ethItem, tokenItem] = (await scanFor(alice, [ethAddress, tokenAddress]));
-    // The notes, opened in the browser: the amount (in base units until a chain read names its unit), the chain and the paying transaction.
-    expect(await ethItem.getByTestId('note-amount').textContent()).toBe(`${parseEther('0.5')} base units`);
+    // The notes, opened in the browser: the amount in the asset the note names, the chain and the paying transaction.
+    expect(await ethItem.getByTestId('note-amount').textContent()).toBe('0.5 ETH');
     expect(await ethItem.getByTestId('note-tx').textContent()).toBe(ethPaid.payment);
     expect(await ethItem.getByTestId('discovery-note').textContent()).toContain('chain id 31337');
-    expect(await tokenItem.getByTestId('note-amount').textContent()).toBe(`${100n * TOKENS} base units`);
     expect(await tokenItem.getByTestId('note-tx').textContent()).toBe(tokenPaid.payment);
-    expect(await alice.getByTestId('linking-notice').textContent()).toContain('links them on chain');
 
-    await alice.getByRole('button', { name: 'Read with Test Wallet' }).click();
+    // The wallet in this browser reads the balances by itself: no button.
     expect(await ethItem.getByTestId('balance-native').textContent({ timeout: 30_000 })).toBe('0.5 ETH');
     expect(await ethItem.getByTestId('received').textContent()).toContain('0.5 ETH');
     expect(await ethItem.getByTestId('balance-token').count()).toBe(0);
@@ -125,51 +124,51 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     // The token was found from the note's transaction: nobody typed its address on this page.
     expect(await tokenItem.getByTestId('balance-token').textContent()).toBe('100 TST');
     expect(await tokenItem.getByTestId('received').textContent()).toContain('100 TST');
-    // Read through the wallet, each note's amount reads in its unit, base units on request.
-    await expect.poll(() => ethItem.getByTestId('note-amount').textContent()).toBe('0.5 ETH');
+    // Read through the wallet, the token payment's amount reads in its unit (a token no list names showed its address until then).
     await expect.poll(() => tokenItem.getByTestId('note-amount').textContent()).toBe('100 TST');
-    await tokenItem.getByRole('button', { name: 'Show base units' }).click();
-    expect(await tokenItem.getByTestId('note-amount-base').textContent()).toBe((100n * TOKENS).toString());
     // Those reads went through the wallet's provider.
     const balanceReads = aliceWallet.calls.filter((c) => c.method === 'eth_getBalance').map((c) => String(c.params[0]).toLowerCase());
     expect(balanceReads).toEqual(expect.arrayContaining([ethAddress.toLowerCase(), tokenAddress.toLowerCase()]));
     await screenshots(alice, 'scan-funds');
 
-    // Withdraw everything to a fresh address: the tokens first (gas from the top-up), then each native balance.
+    // Claim both to one fresh address: the page says plainly that this links them, and asks before it does.
     const destination = privateKeyToAccount(generatePrivateKey()).address;
-    const tokenOut = await withdraw(tokenItem, destination, token);
-    expect(tokenOut.result).toContain('Withdrew 100 TST');
-    expect(tokenOut.fee).toMatch(/^0\.\d+ ETH$/);
-    expect(tokenOut.feeKind).toBe('at most'); // a token transfer's gas is a limit: the fee shown is a maximum
-    const topUpOut = await withdraw(tokenItem, destination, 'native');
-    // The same destination for a second payment: the page warns that this links them.
-    await ethItem.getByLabel('Withdraw to').fill(destination);
-    await ethItem.getByText('withdrawing this one there too links the two payments on chain').waitFor();
-    const ethOut = await withdraw(ethItem, destination, 'native');
+    expect(await alice.getByTestId('linking-notice').textContent()).toContain('links them on chain');
+    await alice.getByLabel('One destination for all').check();
+    await alice.getByLabel('I understand: link these payments').check();
+    await alice.getByLabel('Destination for all', { exact: true }).fill(destination);
+    await alice.getByRole('button', { name: 'Review the claim' }).click();
+    await expect.poll(() => alice.getByTestId('claim-estimate').count(), { timeout: 30_000 }).toBe(2);
+    // A coin sweep's fee is exact; a token transfer's gas is a limit, so that payment's fee is a maximum.
+    const [ethEstimate, tokenEstimate] = await alice.getByTestId('claim-estimate').allTextContents();
+    expect(tokenEstimate).toMatch(/^Network fee at most 0\.\d+ ETH$/);
+    await alice.getByRole('button', { name: 'Claim 2 payments' }).click();
+    const statuses = () => alice.getByTestId('claim-item').evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
+    await expect.poll(statuses, { timeout: 120_000 }).toEqual(['done', 'done']);
     await screenshots(alice, 'scan-withdrawn');
     // Signed in the page with the one-time keys and broadcast through the wallet's provider; the wallet's account signed nothing.
-    expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendRawTransaction')).toHaveLength(3);
+    const raw = aliceWallet.calls.filter((c) => c.method === 'eth_sendRawTransaction');
+    expect(raw).toHaveLength(3);
     expect(aliceWallet.calls.filter((c) => c.method === 'eth_sendTransaction')).toEqual([]);
 
     // On chain: nothing left at either stealth address; the destination holds what arrived minus the exact fees.
-    const [tokenFee, topUpFee, ethFee] = [await feeOf(tokenOut.hash), await feeOf(topUpOut.hash), await feeOf(ethOut.hash)];
+    const hashes = await alice.getByTestId('claim-tx').allTextContents();
+    expect(hashes).toHaveLength(3);
+    let claimFees = 0n;
+    for (const hash of hashes) claimFees += await feeOf(hash);
     expect(await balanceOf(ethAddress)).toBe(0n);
     expect(await balanceOf(tokenAddress)).toBe(0n);
     expect(await tokensOf(tokenAddress)).toBe(0n);
     expect(await tokensOf(destination)).toBe(100n * TOKENS);
-    expect(await balanceOf(destination)).toBe(parseEther('0.5') - ethFee + parseEther('0.01') - tokenFee - topUpFee);
-    // The result states the fee paid (from the receipt) and what arrived; a native sweep's fee was the one shown before signing.
-    expect(ethOut.result).toContain(`network fee ${formatEther(ethFee)} ETH`);
-    expect(ethOut.result).toContain(`Withdrew ${formatEther(parseEther('0.5') - ethFee)} ETH`);
-    expect(ethOut.fee).toBe(`${formatEther(ethFee)} ETH`);
-    expect(ethOut.feeKind).toBe('exactly'); // a coin sweep on a standard chain: 21,000 gas at one price
-    expect(topUpOut.result).toContain(`Withdrew ${formatEther(parseEther('0.01') - tokenFee - topUpFee)} ETH`);
-    await expect.poll(() => ethItem.getByTestId('balance-native').textContent()).toBe('0 ETH');
-    // Both withdrawals of the token payment stay on screen, each hash labelled.
-    expect(await tokenItem.getByTestId('withdraw-tx').allTextContents()).toEqual([tokenOut.hash, topUpOut.hash]);
-    expect(await tokenItem.getByTestId('withdraw-result').nth(0).textContent()).toContain('Withdrawal (TST)');
-    expect(await tokenItem.getByTestId('withdraw-result').nth(1).textContent()).toContain('Withdrawal (ETH)');
-    await ethItem.getByText('Nothing left at this address.').waitFor();
+    expect(await balanceOf(destination)).toBe(parseEther('0.51') - claimFees);
+    // The coin payment's fee shown before signing was what it cost, rounded for people.
+    const ethHash = (await alice.getByTestId('claim-item').nth(0).getByTestId('claim-tx').textContent())!;
+    expect(ethEstimate).toBe(`Network fee exactly ${roundedAmount(await feeOf(ethHash), 18, 'ETH')}`);
+    // Both are shown as claimed, with nothing left to select.
+    await expect.poll(() => ethItem.getAttribute('data-done'), { timeout: 30_000 }).toBe('true');
+    expect(await tokenItem.getAttribute('data-done')).toBe('true');
+    expect(await alice.getByTestId('claim-select').count()).toBe(0);
+    expect(await ethItem.getByTestId('balance-native').textContent()).toBe('0 ETH');
 
     // The Wraith server never saw a secret, a stealth address or a chain query.
     const keys = await openKeys(envelope, PASSWORD);
@@ -207,19 +206,16 @@ describe.skipIf(skipBrowser)('money through the web app in Chromium', () => {
     const { stealthAddress: stealth } = await pay(dan, { token, amount: '5', topUp: '0' });
 
     await waitIndexed();
+    // Keys unlocked: coming to Scan starts the scan, and the wallet reads the balances.
     await carol.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scan' }).click();
-    await carol.getByRole('button', { name: 'Start scan' }).click();
     expect(await scanOutcome(carol)).toContain('Scan complete');
-    await carol.getByRole('button', { name: 'Read with Test Wallet' }).click();
     const item = carol.getByTestId('discovery');
     expect(await item.getByTestId('balance-token').textContent({ timeout: 30_000 })).toBe('5 TST');
     expect(await item.getByTestId('balance-native').textContent()).toBe('0 ETH');
-    await item.getByLabel('Withdraw to').fill(privateKeyToAccount(generatePrivateKey()).address);
-    await item.getByRole('button', { name: 'Review withdrawal' }).click();
-    const alert = item.getByRole('alert');
-    await alert.waitFor({ timeout: 30_000 });
-    expect(await alert.textContent()).toMatch(new RegExp(`The stealth address ${stealth} holds 0 wei.*Nothing was sent.*Send at least \\d+ wei`, 'i'));
-    expect(await item.getByRole('button', { name: 'Sign and withdraw' }).count()).toBe(0);
+    await carol.getByLabel(/^Destination for /).fill(privateKeyToAccount(generatePrivateKey()).address);
+    await carol.getByRole('button', { name: 'Review the claim' }).click();
+    const estimate = item.getByTestId('claim-estimate');
+    expect(await estimate.textContent({ timeout: 30_000 })).toMatch(new RegExp(`^Will fail as things stand: The stealth address ${stealth} holds 0 wei.*Nothing was sent.*Send at least \\d+ wei`, 'i'));
     expect(await client.getTransactionCount({ address: stealth as Address })).toBe(0);
     expect(await tokensOf(stealth)).toBe(5n * TOKENS);
     expect(h.pageErrors).toEqual([]);

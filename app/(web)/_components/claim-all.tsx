@@ -24,7 +24,7 @@ import { recordHistory, useHistory } from '../_lib/history-store';
 import { noteAsset } from '../_lib/payment-asset';
 import { readPaymentFunds, type PaymentFunds } from '../_lib/payment-funds';
 import { chainIdOf, type SavedDiscovery } from '../_lib/scan-state';
-import { assertWalletChain } from '../_lib/wallet-chain';
+import { assertWalletChain, WrongChainError } from '../_lib/wallet-chain';
 import { feeIsBound } from '../_lib/withdrawal-receipt';
 import { ChainSwitch } from './chain-switch';
 import { Notice } from './notice';
@@ -92,6 +92,20 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     }
   }
 
+  /**
+   * Before each read, review and payment: is the wallet still on the chain this connection is for?
+   * A wallet that moved without saying so (no `chainChanged`) is connected again where it is now,
+   * so the page shows which payments it can claim there, and the step is refused with a sentence.
+   */
+  const onConnectionChain = useCallback(async () => {
+    try {
+      await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
+    } catch (cause) {
+      if (cause instanceof WrongChainError) void connectReader(reader.source).then(onReaderChange, () => {});
+      throw cause;
+    }
+  }, [reader, onReaderChange]);
+
   /** A payment is claimed: nothing left, or only coin worth less than moving it after a claim. */
   const isDone = useCallback(
     (id: number, funds: PaymentFunds | null) => funds !== null && (!hasBalance(funds) || (dustDone.has(id) && funds.tokens.every((t) => t.balance === 0n))),
@@ -124,7 +138,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     setError(null);
     setEstimates(null);
     try {
-      await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
+      await onConnectionChain();
       const read = new Map<number, Read>();
       await Promise.all(
         here.map(async (discovery) => {
@@ -144,7 +158,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     } finally {
       setBusy(null);
     }
-  }, [here, reader, extraKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [here, reader, extraKey, onConnectionChain]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Read as soon as the wallet is found, on every chain it moves to, and for every payment the scan adds.
   useEffect(() => {
@@ -203,7 +217,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     if ('error' in plan) return setError(plan.error);
     setBusy('estimating');
     try {
-      await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
+      await onConnectionChain();
       const result = new Map<number, Estimate>();
       for (const planItem of plan.items) {
         const funds = reads.get(planItem.announcementId)?.funds ?? null;
@@ -252,7 +266,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
         try {
           if (!discovery) throw new Error('This payment is no longer in the scan: scan again, then claim it.');
           // The wallet's chain, checked before each payment (and by the connection before each broadcast).
-          await assertWalletChain(reader.source.provider, reader.walletName, reader.chainId);
+          await onConnectionChain();
           const { dust } = await claimPayment({
             client: reader.client,
             stealthAddress: runItem.stealthAddress as Address,
@@ -281,6 +295,11 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
           await setItem(runItem.announcementId, { status: 'done', error: dust > 0n ? `${roundedAmount(dust, 18, symbol)} stays: less than the fee of moving it.` : null });
         } catch (cause) {
           await setItem(runItem.announcementId, { status: 'failed', error: errorMessage(cause) });
+          // On another chain now: every other payment would be refused the same way. Said once; the run resumes once the wallet is back.
+          if (cause instanceof WrongChainError) {
+            setError(errorMessage(cause));
+            break;
+          }
         }
       }
     } finally {

@@ -126,7 +126,7 @@ export function WalletPicker(props: Props) {
   }
   return (
     <div className="wallet-picker">
-      {wallets === null ? null : wallets.length === 0 ? (
+      {wallets === null || (wallets.length === 0 && autoRead) ? null : wallets.length === 0 ? (
         <p className="hint">
           No browser wallet found. Install or enable one that supports EIP-6963 (most do), then reload this page.
         </p>

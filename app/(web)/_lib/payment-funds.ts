@@ -33,10 +33,10 @@ export type ReadPaymentFundsParameters = {
   extraTokens: readonly string[];
 };
 
-/** A token's balance at `owner`; without its symbol or decimals, counted in base units under its address. */
+/** A token's balance at `owner`; without its symbol or decimals, counted in its smallest units under its address. */
 async function readTokenFunds(client: PublicClient, token: Address, owner: Address): Promise<{ info: TokenInfo; balance: bigint }> {
   const [info, balance] = await Promise.all([
-    readTokenInfo(client, token).catch((): TokenInfo => ({ address: token, symbol: `base units of ${token}`, decimals: 0 })),
+    readTokenInfo(client, token).catch((): TokenInfo => ({ address: token, symbol: `units of the token ${token}`, decimals: 0 })),
     client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }).catch((cause: unknown) => {
       throw new Error(`the balance of the token ${token} could not be read (${readError(cause)})`);
     }),

@@ -96,17 +96,13 @@ function rowChainId(row: object): number | null {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-const ZERO_ADDRESS = /^0x0{40}$/i;
-
 /**
- * The asset a version-1 note names (PROTOCOL.md 8.1: 20 zero bytes for the coin, else the token's
- * address), read by shape: a version-0 note (or an SDK that does not open version 1) names none.
+ * The asset a version-1 note names (PROTOCOL.md 8.1; the SDK's `note.token`: 'coin' or the
+ * token's address), kept as `native` or the address; a version-0 note names none.
  */
-function noteAsset(note: object): { asset?: string } {
-  const { token, version } = note as { token?: unknown; version?: unknown };
-  if (token === null && version === 1) return { asset: 'native' };
-  if (typeof token !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(token)) return {};
-  return { asset: ZERO_ADDRESS.test(token) ? 'native' : token };
+function noteAsset(note: { token: string | null }): { asset?: string } {
+  if (note.token === null) return {};
+  return { asset: note.token === 'coin' ? 'native' : note.token };
 }
 
 /** The note's chain id (PROTOCOL.md section 8, a u64), where it fits a JavaScript number. */

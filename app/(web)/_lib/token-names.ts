@@ -3,32 +3,17 @@
  * read: the chain's coin, a well-known token of that chain (a list this app ships), or a token the
  * server's `GET /api/v1/chains` names for the chain it follows. The note's token is the sender's
  * claim and never carries a name (8.1: "it never trusts a name carried in the note"); a token on
- * neither list is shown by its address until a read through the user's wallet names it.
+ * neither list (the server's, or the app's own in known-tokens.ts) is shown by its address until
+ * a read through the user's wallet names it.
  *
  * Asking the server for its list of tokens tells it nothing about the user: every visitor gets the
  * same list, before and whatever the scan finds.
  * @module
  */
+import { knownToken } from './known-tokens';
+
 /** A token the page can name without reading its contract. */
 export type NamedToken = { address: string; symbol: string; decimals: number };
-
-/**
- * Well-known tokens per chain, checked against each issuer's published addresses. The Send page
- * keeps its own list (known-tokens.ts); the two are meant to become one.
- */
-const WELL_KNOWN: Readonly<Record<number, readonly NamedToken[]>> = {
-  1: [
-    { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'USDC', decimals: 6 },
-    { address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', symbol: 'USDT', decimals: 6 },
-    { address: '0x6B175474E89094C44Da98b954EedeAC495271d0F', symbol: 'DAI', decimals: 18 },
-    { address: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', symbol: 'WETH', decimals: 18 },
-  ],
-  10: [{ address: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', symbol: 'USDC', decimals: 6 }],
-  8453: [{ address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 }],
-  42161: [{ address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', symbol: 'USDC', decimals: 6 }],
-  137: [{ address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', symbol: 'USDC', decimals: 6 }],
-  11155111: [{ address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', symbol: 'USDC', decimals: 6 }],
-};
 
 /** The tokens the server names per chain id (`GET /api/v1/chains`), read by shape. */
 export type ServerTokens = ReadonlyMap<number, readonly NamedToken[]>;
@@ -86,6 +71,6 @@ export function namedUnit(
   if (asset === undefined || asset === null || chainId === null) return null;
   if (asset === 'native') return coin;
   const lower = asset.toLowerCase();
-  const found = [...(server.get(chainId) ?? []), ...(WELL_KNOWN[chainId] ?? [])].find((t) => t.address.toLowerCase() === lower);
+  const found = server.get(chainId)?.find((t) => t.address.toLowerCase() === lower) ?? knownToken(chainId, asset);
   return found ? { symbol: found.symbol, decimals: found.decimals } : null;
 }

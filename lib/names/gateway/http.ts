@@ -25,7 +25,7 @@ export async function answerCcipRequest(request: Request, sender: string, data: 
 
 /** `{sender}` and `{data}` of `/api/v1/ccip/{sender}/{data}.json`. @throws {HttpError} 404 for another path. */
 export function ccipPathValues(url: URL): { sender: string; data: string } {
-  const match = /\/api\/v1\/ccip\/([^/]+)\/([^/]+)\.json$/.exec(url.pathname);
+  const match = /\/api\/v1\/ccip\/([^/]+)\/([^/]+?)(?:\.json)?$/.exec(url.pathname);
   if (match === null) throw new HttpError(404, 'NOT_FOUND', 'Gateway lookups are GET /api/v1/ccip/{sender}/{data}.json or POST /api/v1/ccip with {sender, data}.');
   return { sender: match[1]!, data: match[2]! };
 }

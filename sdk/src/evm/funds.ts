@@ -10,25 +10,18 @@
  * chain for anyone who looks: use a fresh destination per payment where that matters.
  * @module
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import {
-  bytesToHex,
   encodeFunctionData,
   erc20Abi,
-  hexToBytes,
-  serializeTransaction,
   type Account,
   type Address,
   type Chain,
   type Hash,
   type Hex,
   type PublicClient,
-  type TransactionSerializable,
   type Transport,
   type WalletClient,
 } from 'viem';
-import { evmAddressOf } from '../address.ts';
 import { InvalidArgumentError, WraithError } from '../errors.ts';
 import type { PaymentNoteInput } from '../note.ts';
 import type { StealthPayment } from '../payment.ts';
@@ -36,6 +29,7 @@ import { announceParameters, parseAddress, ANNOUNCER_ADDRESS, WRAITH_SCHEME_ID }
 import { payNativeCall, payTokenCall, wraithPayDeployed } from './wraith-pay.ts';
 import { coinRefused, contractNativeSteps, contractTokenSteps, payThroughContract, refusalOrThrow, withMargin, type PaymentRoute, type PaymentStep } from './wraith-pay-route.ts';
 import type { ChainFeeModel } from './fee-model.ts';
+import { oneTimeAccountOf, type OneTimeAccount } from './one-time-account.ts';
 import { estimateGasTopUp, planWithdrawal, priceTransactions, TRANSFER_GAS, type WithdrawalPlan, type WithdrawalPrice } from './withdrawal-plan.ts';
 import { isRevert } from './viem-errors.ts';
 
@@ -573,7 +567,7 @@ export async function withdrawToken(parameters: WithdrawParameters & { token: st
 }
 
 /** Sign the planned transaction exactly as it was priced (its nonce and chain id included) and broadcast it. */
-async function send(client: PublicClient, account: ReturnType<typeof oneTimeAccount>, plan: WithdrawalPlan): Promise<WithdrawReturnType> {
+async function send(client: PublicClient, account: OneTimeAccount, plan: WithdrawalPlan): Promise<WithdrawReturnType> {
   const { transaction, ...price } = plan;
   const serializedTransaction = await account.signTransaction(transaction);
   return { hash: await client.sendRawTransaction({ serializedTransaction }), ...price, pricedAt: 'signing' };
@@ -582,27 +576,5 @@ async function send(client: PublicClient, account: ReturnType<typeof oneTimeAcco
 async function prepare(parameters: WithdrawParameters) {
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
   const { client, stealthSecretKey } = parameters;
-  const hex = stealthSecretKey instanceof Uint8Array ? bytesToHex(stealthSecretKey) : stealthSecretKey;
-  if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hex)) throw new InvalidArgumentError('stealthSecretKey', 'must be the 32-byte one-time key of a discovery');
-  const account = oneTimeAccount(hexToBytes(hex as Hex));
-  return { client, account, to: parseAddress(parameters.to, 'to') };
-}
-
-/**
- * The stealth address's account, signing with `p` on the SDK's own secp256k1 (viem's local
- * accounts would bring a second copy of the curve code into a browser bundle).
- */
-function oneTimeAccount(secret: Uint8Array): { address: Address; signTransaction(transaction: TransactionSerializable): Promise<Hex> } {
-  if (!secp256k1.utils.isValidSecretKey(secret)) throw new InvalidArgumentError('stealthSecretKey', 'is not a valid secp256k1 secret key');
-  const address = evmAddressOf(secp256k1.Point.BASE.multiply(secp256k1.Point.Fn.fromBytes(secret))) as Address;
-  return {
-    address,
-    async signTransaction(transaction) {
-      const digest = keccak_256(hexToBytes(serializeTransaction(transaction)));
-      // Recovered form: the recovery bit, then r and s (low s).
-      const signature = secp256k1.sign(digest, secret, { prehash: false, format: 'recovered' });
-      const yParity = signature[0]!;
-      return serializeTransaction(transaction, { r: bytesToHex(signature.subarray(1, 33)), s: bytesToHex(signature.subarray(33, 65)), yParity, v: 27n + BigInt(yParity) });
-    },
-  };
+  return { client, account: oneTimeAccountOf(stealthSecretKey), to: parseAddress(parameters.to, 'to') };
 }

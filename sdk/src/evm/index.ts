@@ -110,3 +110,16 @@ export {
   type SignRegistrationParameters,
   type StealthMetaAddressOfParameters,
 } from './erc6538.ts';
+export {
+  estimateGaslessWithdrawal,
+  withdrawGasless,
+  GaslessWithdrawalRevertedError,
+  type GaslessRoute,
+  type GaslessGas,
+  type EstimateGaslessWithdrawalParameters,
+  type EstimateGaslessWithdrawalReturnType,
+  type WithdrawGaslessParameters,
+  type WithdrawGaslessReturnType,
+} from './gasless.ts';
+export { ENTRY_POINT_V08, SIMPLE_7702_ACCOUNT, wraithPaymasterAbi } from './gasless-contracts.ts';
+export { BundlerUnreachableError, PaymasterRefusedError, QuoteExpiredError, FeeAboveMaxError, EntryPointMissingError, TokenBelowFeeError } from './gasless-errors.ts';

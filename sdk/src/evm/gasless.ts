@@ -1,0 +1,366 @@
+/**
+ * Gasless withdrawals: the tokens of a one-time address that holds no coin, claimed through
+ * EIP-7702 and ERC-4337 v0.8 with the gas paid by a paymaster that takes its fee in the token
+ * (contracts/src/WraithTokenPaymaster.sol). No Wraith server is in the path.
+ *
+ * The one-time address delegates to Simple7702Account (an EIP-7702 authorization signed with the
+ * real chain id, once: skipped when it already delegates there) and sends one user operation:
+ *
+ *   executeBatch([token.transfer(feeAccount, fee), token.transfer(to, balance - fee), (to, coin)?])
+ *
+ * The fee is fixed in the signed call data: the paymaster's price (set on chain by its operator)
+ * applied to `maxCost`, the most gas the EntryPoint can charge for the operation, rounded up. So
+ * {@link estimateGaslessWithdrawal}'s fee is exactly what is paid, known before anything is
+ * signed, and the address ends at 0 tokens and 0 wei.
+ *
+ * Who sees what: the bundler receives the operation before it is mined: the one-time address,
+ * the destination, the amounts and the caller's IP. On chain the paymaster and its fee account
+ * appear on every such withdrawal, and the delegation stays on the address. One operation per
+ * one-time address: several in one operation would link them on chain.
+ * @module
+ */
+import { decodeErrorResult, erc20Abi, hexToBytes, http, toFunctionSelector, type Address, type Hex, type PublicClient } from 'viem';
+import { createBundlerClient, getUserOperationHash, type UserOperation } from 'viem/account-abstraction';
+import { hashAuthorization } from 'viem/utils';
+import { InvalidArgumentError, WraithError } from '../errors.ts';
+import { parseAddress } from './announcer.ts';
+import {
+  delegationDesignator,
+  entryPointNonceAbi,
+  executeBatchData,
+  ENTRY_POINT_V08,
+  SIMPLE_7702_ACCOUNT,
+  withdrawalCalls,
+  wraithPaymasterAbi,
+} from './gasless-contracts.ts';
+import { BundlerUnreachableError, EntryPointMissingError, FeeAboveMaxError, PaymasterRefusedError, QuoteExpiredError, TokenBelowFeeError } from './gasless-errors.ts';
+import { oneTimeAccountOf, type OneTimeAccount } from './one-time-account.ts';
+
+/** Where and through whom: the same for the estimate and the withdrawal. */
+export type GaslessRoute = {
+  /** Reads the chain: the user's wallet provider or their own RPC, not a Wraith server. */
+  client: PublicClient;
+  /** The ERC-20 to withdraw, whole balance. */
+  token: string;
+  /** Where the tokens (and any coin) go. */
+  to: string;
+  /** The ERC-4337 bundler's JSON-RPC URL (EntryPoint v0.8). It sees the operation: see the module documentation. */
+  bundler: string;
+  /** The WraithTokenPaymaster that pays the gas for a fee in `token`. */
+  paymaster: string;
+};
+
+export type EstimateGaslessWithdrawalParameters = GaslessRoute & {
+  /** The one-time address (a discovery's `stealthAddress`). */
+  from: string;
+};
+
+/** The gas fields of the user operation, as estimated by the bundler. */
+export type GaslessGas = {
+  callGasLimit: bigint;
+  verificationGasLimit: bigint;
+  preVerificationGas: bigint;
+  paymasterVerificationGasLimit: bigint;
+  paymasterPostOpGasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+};
+
+export type EstimateGaslessWithdrawalReturnType = {
+  from: Address;
+  to: Address;
+  token: Address;
+  paymaster: Address;
+  /** Receives the fee. */
+  feeAccount: Address;
+  /** Token base units the address holds. */
+  balance: bigint;
+  /** The fee in token base units: at most this is paid (exactly this, as the call data fixes it). */
+  fee: bigint;
+  /** What `to` receives: `balance - fee`. */
+  amount: bigint;
+  /** Wei the address holds, moved to `to` in the same operation. */
+  coin: bigint;
+  /** The most wei of gas the paymaster can be charged (`fee` is this at its price, rounded up). */
+  maxCost: bigint;
+  /** The paymaster's price: token base units per 1e18 wei. */
+  tokenPerEth: bigint;
+  /** Unix seconds the price is valid until: the operation must be included before. */
+  validUntil: number;
+  /** True when the address does not delegate to Simple7702Account yet (the first claim signs an EIP-7702 authorization). */
+  needsAuthorization: boolean;
+  gas: GaslessGas;
+};
+
+export type WithdrawGaslessParameters = GaslessRoute & {
+  /** The discovery's one-time key `p` (32 bytes or hex). Signs here; never sent anywhere. */
+  stealthSecretKey: Uint8Array | Hex;
+  /** The most fee, in token base units, the caller agreed to (e.g. the estimate's `fee`). */
+  maxFee: bigint;
+  /** How long to wait for the operation to be mined, ms (default 120 s). */
+  timeoutMs?: number;
+};
+
+export type WithdrawGaslessReturnType = EstimateGaslessWithdrawalReturnType & {
+  userOperationHash: Hex;
+  transactionHash: Hex;
+  /** Wei of gas the paymaster paid (never above `maxCost`). */
+  actualGasCost: bigint;
+  actualGasUsed: bigint;
+};
+
+/** The operation was mined but its calls reverted: the tokens did not move. */
+export class GaslessWithdrawalRevertedError extends WraithError {
+  override name = 'GaslessWithdrawalRevertedError';
+  readonly transactionHash: Hex;
+  constructor(transactionHash: Hex) {
+    super('TRANSACTION_REVERTED', `The withdrawal's calls reverted in transaction ${transactionHash}; the tokens did not move.`);
+    this.transactionHash = transactionHash;
+  }
+}
+
+/** viem's stub authorization signature for estimates (any well-formed r, s). */
+const STUB_AUTHORIZATION = { r: '0xfffffffffffffffffffffffffffffff000000000000000000000000000000000', s: '0x7aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', yParity: 1 } as const;
+/** A stub user operation signature: 65 bytes of the right shape (Simple7702Account recovers, never reverts, on it). */
+const STUB_SIGNATURE: Hex = '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c';
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * The fee of a gasless withdrawal of `token` from `from` to `to`, in the token, before anything
+ * is signed: the paymaster's on-chain price applied to the most gas the operation can cost.
+ * @throws {EntryPointMissingError} the chain has no EntryPoint v0.8 or Simple7702Account.
+ * @throws {PaymasterRefusedError} the paymaster does not accept the token, or refuses the operation.
+ * @throws {QuoteExpiredError} the paymaster's price expired.
+ * @throws {BundlerUnreachableError} the bundler did not answer.
+ * @throws {TokenBelowFeeError} the fee is above the balance.
+ *
+ * @example
+ * import { estimateGaslessWithdrawal } from '@wraith-pq/sdk/evm';
+ * const quote = await estimateGaslessWithdrawal({ client, from: discovery.stealthAddress, token: USDC, to: myFreshAddress, bundler, paymaster });
+ * console.log(`fee: at most ${quote.fee}, you receive ${quote.amount}`);
+ */
+export async function estimateGaslessWithdrawal(parameters: EstimateGaslessWithdrawalParameters): Promise<EstimateGaslessWithdrawalReturnType> {
+  if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
+  return (await prepareGasless(parameters, parseAddress(parameters.from, 'from'))).quote;
+}
+
+/**
+ * Withdraw the whole balance of `token` (and any coin) from a one-time address that needs no coin
+ * for gas, through the bundler, paying the paymaster's fee in the token; waits until it is mined.
+ * The address ends at exactly 0 tokens and 0 wei.
+ * @throws {FeeAboveMaxError} the fee is above `maxFee` (nothing signed).
+ * @throws the errors of {@link estimateGaslessWithdrawal}, and {@link GaslessWithdrawalRevertedError}.
+ *
+ * @example
+ * import { estimateGaslessWithdrawal, withdrawGasless } from '@wraith-pq/sdk/evm';
+ * const quote = await estimateGaslessWithdrawal({ client, from: discovery.stealthAddress, token, to, bundler, paymaster });
+ * // show quote.fee, ask the user, then:
+ * const { transactionHash, amount } = await withdrawGasless({ client, stealthSecretKey: discovery.stealthSecretKey, token, to, bundler, paymaster, maxFee: quote.fee });
+ */
+export async function withdrawGasless(parameters: WithdrawGaslessParameters): Promise<WithdrawGaslessReturnType> {
+  if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
+  if (typeof parameters.maxFee !== 'bigint' || parameters.maxFee < 0n) throw new InvalidArgumentError('maxFee', 'must be a non-negative bigint (token base units)');
+  const account = oneTimeAccountOf(parameters.stealthSecretKey);
+  const prepared = await prepareGasless(parameters, account.address);
+  const { quote } = prepared;
+  if (quote.fee > parameters.maxFee) throw new FeeAboveMaxError(quote.fee, parameters.maxFee);
+  const operation = signedOperation(prepared, account);
+  const bundler = bundlerClientOf(parameters.bundler);
+  const userOperationHash = await bundlerCall(quote, () => bundler.sendUserOperation({ ...operation, entryPointAddress: ENTRY_POINT_V08 } as never));
+  const receipt = await bundlerCall(quote, () => bundler.waitForUserOperationReceipt({ hash: userOperationHash, timeout: parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS, pollingInterval: 500 }));
+  if (!receipt.success) throw new GaslessWithdrawalRevertedError(receipt.receipt.transactionHash);
+  return { ...quote, userOperationHash, transactionHash: receipt.receipt.transactionHash, actualGasCost: receipt.actualGasCost, actualGasUsed: receipt.actualGasUsed };
+}
+
+type Prepared = {
+  quote: EstimateGaslessWithdrawalReturnType;
+  chainId: number;
+  nonce: bigint;
+  /** The address's transaction count: the EIP-7702 authorization's nonce (the bundler sends the transaction). */
+  accountNonce: number;
+};
+
+/** Read the chain, ask the bundler for the gas, and price the fee. */
+async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<Prepared> {
+  const { client } = parameters;
+  const token = parseAddress(parameters.token, 'token');
+  const to = parseAddress(parameters.to, 'to');
+  const paymaster = parseAddress(parameters.paymaster, 'paymaster');
+  if (typeof parameters.bundler !== 'string' || !/^https?:\/\//i.test(parameters.bundler)) throw new InvalidArgumentError('bundler', 'must be an http(s) URL');
+  const [chainId, entryPointCode, implementationCode, code, balance, coin, [tokenPerEth, validUntil], feeAccount, block, nonce, accountNonce] = await Promise.all([
+    client.getChainId(),
+    client.getCode({ address: ENTRY_POINT_V08 }),
+    client.getCode({ address: SIMPLE_7702_ACCOUNT }),
+    client.getCode({ address: from }),
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
+    client.getBalance({ address: from }),
+    client.readContract({ address: paymaster, abi: wraithPaymasterAbi, functionName: 'prices', args: [token] }),
+    client.readContract({ address: paymaster, abi: wraithPaymasterAbi, functionName: 'feeAccount' }),
+    client.getBlock({ blockTag: 'latest' }),
+    client.readContract({ address: ENTRY_POINT_V08, abi: entryPointNonceAbi, functionName: 'getNonce', args: [from, 0n] }).catch(() => 0n),
+    client.getTransactionCount({ address: from, blockTag: 'pending' }),
+  ]);
+  if (entryPointCode === undefined || entryPointCode === '0x') throw new EntryPointMissingError('EntryPoint v0.8');
+  if (implementationCode === undefined || implementationCode === '0x') throw new EntryPointMissingError('Simple7702Account');
+  if (tokenPerEth === 0n) throw new PaymasterRefusedError('UnlistedToken: it does not accept this token');
+  if (BigInt(validUntil) <= block.timestamp) throw new QuoteExpiredError(validUntil);
+  if (balance === 0n) throw new InvalidArgumentError('token', 'the address holds none of this token');
+  const needsAuthorization = (code ?? '0x').toLowerCase() !== delegationDesignator(SIMPLE_7702_ACCOUNT);
+
+  // The chain's price now, with room for the base fee to double before inclusion; the bundler
+  // refuses a cap under its own price, and the fee is priced at the cap (never charged more).
+  const baseFee = block.baseFeePerGas ?? (await client.getGasPrice());
+  const maxPriorityFeePerGas = await client.estimateMaxPriorityFeePerGas().catch(() => 0n);
+  const maxFeePerGas = 2n * baseFee + maxPriorityFeePerGas;
+
+  // Estimate with a fee of the same size in the call data (both transfers non-zero, as in the
+  // real batch: the first write to a balance costs more than a later one).
+  const half = (balance + 1n) / 2n;
+  const draft = {
+    from, token, feeAccount, to, nonce, chainId, accountNonce, needsAuthorization,
+    callData: executeBatchData(withdrawalCalls({ token, feeAccount, fee: half, to, amount: balance - half, coin })),
+  };
+  const bundler = bundlerClientOf(parameters.bundler);
+  const estimateContext = { validUntil };
+  const gas = await bundlerCall(estimateContext, () =>
+    bundler.estimateUserOperationGas({
+      ...operationFields(draft, paymaster),
+      callGasLimit: 0n,
+      verificationGasLimit: 0n,
+      preVerificationGas: 0n,
+      paymasterVerificationGasLimit: 0n,
+      paymasterPostOpGasLimit: 0n,
+      maxFeePerGas: 0n,
+      maxPriorityFeePerGas: 0n,
+      ...(needsAuthorization ? { authorization: { address: SIMPLE_7702_ACCOUNT, chainId, nonce: accountNonce, ...STUB_AUTHORIZATION } } : {}),
+      signature: STUB_SIGNATURE,
+      entryPointAddress: ENTRY_POINT_V08,
+    } as never),
+  );
+  const limits = {
+    callGasLimit: gas.callGasLimit,
+    verificationGasLimit: gas.verificationGasLimit,
+    preVerificationGas: gas.preVerificationGas,
+    paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit ?? 0n,
+    // No postOp: the paymaster returns no context.
+    paymasterPostOpGasLimit: 0n,
+  };
+  // EntryPoint v0.8 requiredPreFund: the sum of every gas limit at maxFeePerGas.
+  const maxCost = (limits.callGasLimit + limits.verificationGasLimit + limits.preVerificationGas + limits.paymasterVerificationGasLimit + limits.paymasterPostOpGasLimit) * maxFeePerGas;
+  const fee = ceilDiv(maxCost * tokenPerEth, 10n ** 18n);
+  if (fee > balance) throw new TokenBelowFeeError(fee, balance);
+  return {
+    chainId,
+    nonce,
+    accountNonce,
+    quote: {
+      from, to, token, paymaster, feeAccount, balance, fee, amount: balance - fee, coin, maxCost, tokenPerEth, validUntil: Number(validUntil), needsAuthorization,
+      gas: { ...limits, maxFeePerGas, maxPriorityFeePerGas },
+    },
+  };
+}
+
+type Draft = { from: Address; nonce: bigint; callData: Hex; needsAuthorization: boolean };
+
+/** The fields of the user operation that do not depend on the gas estimate. */
+function operationFields({ from, nonce, callData, needsAuthorization }: Draft, paymaster: Address) {
+  return {
+    sender: from,
+    nonce,
+    callData,
+    paymaster,
+    paymasterData: '0x' as Hex,
+    // EIP-7702 in ERC-4337 v0.8: factory 0x7702 marks an operation that carries the authorization.
+    ...(needsAuthorization ? { factory: '0x7702' as Address, factoryData: '0x' as Hex } : {}),
+  };
+}
+
+/** The operation with the real fee, its EIP-7702 authorization when needed, signed with the one-time key. */
+function signedOperation({ quote, chainId, nonce, accountNonce }: Prepared, account: OneTimeAccount): UserOperation<'0.8'> {
+  const callData = executeBatchData(withdrawalCalls({ token: quote.token, feeAccount: quote.feeAccount, fee: quote.fee, to: quote.to, amount: quote.amount, coin: quote.coin }));
+  // The real chain id, never 0 (0 would let the authorization be replayed on every chain).
+  const authorization = quote.needsAuthorization
+    ? (() => {
+        const unsigned = { address: SIMPLE_7702_ACCOUNT, chainId, nonce: accountNonce };
+        return { ...unsigned, ...account.signDigest(hexToBytes(hashAuthorization(unsigned))) };
+      })()
+    : undefined;
+  const operation = {
+    ...operationFields({ from: quote.from, nonce, callData, needsAuthorization: quote.needsAuthorization }, quote.paymaster),
+    ...quote.gas,
+    ...(authorization === undefined ? {} : { authorization }),
+    signature: '0x' as Hex,
+  } as UserOperation<'0.8'>;
+  const hash = getUserOperationHash({ chainId, entryPointAddress: ENTRY_POINT_V08, entryPointVersion: '0.8', userOperation: operation });
+  // Simple7702Account recovers the signer from the hash as it is (no EIP-191 prefix).
+  const { r, s, yParity } = account.signDigest(hexToBytes(hash));
+  return { ...operation, signature: `${r}${s.slice(2)}${(27 + yParity).toString(16)}` as Hex };
+}
+
+function bundlerClientOf(url: string) {
+  return createBundlerClient({ transport: http(url, { retryCount: 1, timeout: 30_000 }) });
+}
+
+/** Run a bundler call, turning its failures into this module's typed errors. */
+async function bundlerCall<T>(context: { validUntil: number | bigint }, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw gaslessError(error, Number(context.validUntil));
+  }
+}
+
+/** viem error names (recognised by name, not instanceof: an app may hold another copy of viem). */
+const UNREACHABLE = new Set(['HttpRequestError', 'TimeoutError', 'SocketClosedError', 'WebSocketRequestError']);
+
+function gaslessError(error: unknown, validUntil: number): unknown {
+  if (error instanceof WraithError) return error;
+  const chain = causes(error);
+  const text = chain.map((e) => `${(e as { shortMessage?: string }).shortMessage ?? ''} ${(e as { details?: string }).details ?? ''} ${e instanceof Error ? e.message : ''}`).join(' ');
+  if (/\bAA32\b/.test(text)) return new QuoteExpiredError(validUntil, error);
+  const reason = paymasterReason(text);
+  if (reason !== undefined) return new PaymasterRefusedError(reason, error);
+  if (/\bAA3\d\b/.test(text) || chain.some((e) => e instanceof Error && /^Paymaster|RejectedByPaymaster/.test(e.name))) {
+    return new PaymasterRefusedError(/\b(AA3\d[^.;"\n]*)/.exec(text)?.[1]?.trim() ?? 'the paymaster reverted', error);
+  }
+  // A JSON-RPC answer (the bundler's own refusal) is not "unreachable"; a transport failure is.
+  if (chain.some((e) => e instanceof Error && UNREACHABLE.has(e.name)) && !chain.some((e) => e instanceof Error && e.name === 'RpcRequestError')) {
+    return new BundlerUnreachableError(error);
+  }
+  return error;
+}
+
+/** The error and its causes, outermost first. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e: unknown = error; e !== undefined && e !== null && chain.length < 10; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+/** The 4-byte selectors of the paymaster's errors, to find its revert data inside a bundler's message. */
+const PAYMASTER_ERROR_SELECTORS = wraithPaymasterAbi.filter((item) => item.type === 'error').map((item) => toFunctionSelector(`${item.name}(${item.inputs.map((input) => input.type).join(',')})`).slice(2));
+
+/** The paymaster's custom error in a bundler's message (its revert data, hex, possibly wrapped), by name with its arguments. */
+function paymasterReason(text: string): string | undefined {
+  for (const [run] of text.matchAll(/0x[0-9a-fA-F]{8,}/g)) {
+    const digits = run.slice(2).toLowerCase();
+    for (const selector of PAYMASTER_ERROR_SELECTORS) {
+      const at = digits.indexOf(selector);
+      if (at === -1 || at % 2 !== 0) continue;
+      for (const data of [`0x${digits.slice(at)}`, `0x${digits.slice(at, at + 8 + 128)}`, `0x${digits.slice(at, at + 8 + 64)}`, `0x${digits.slice(at, at + 8)}`] as Hex[]) {
+        try {
+          const decoded = decodeErrorResult({ abi: wraithPaymasterAbi, data });
+          const args = decoded.args ?? [];
+          return args.length === 0 ? decoded.errorName : `${decoded.errorName}(${args.map(String).join(', ')})`;
+        } catch {
+          // wrong length: try a shorter slice
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}

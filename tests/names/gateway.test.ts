@@ -1,0 +1,301 @@
+/**
+ * Pay a name from any wallet (issue 33), end to end on anvil with the real server: the ENS
+ * registry and OffchainResolver from their npm artifacts, the UniversalResolver stand-in, and the
+ * server's gateway (/api/v1/ccip) answering every lookup with a fresh one-time address.
+ *
+ * A plain wallet (viem `getEnsAddress`, ethers `resolveName`, a dev account sending coin and
+ * tokens; no Wraith code) pays two names; the server sees the funds, publishes the payments'
+ * announcements, and the recipients' ordinary registry scan finds them and withdraws the coin to
+ * 0 wei. Around it: signatures on registration, tampered and expired answers, a wrong sender,
+ * unknown labels, a lookup flood and a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonRpcProvider, Network } from 'ethers';
+import {
+  createPublicClient,
+  decodeAbiParameters,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  http as viemHttp,
+  parseAbi,
+  parseEther,
+  toHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { getEnsAddress, namehash, packetToBytes } from 'viem/ens';
+import { bytesToHex, createClient, erc8441KeysOf, generateKeys, nameRegistrationMessage, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
+import { withdrawNative } from '@wraith-pq/sdk/evm';
+import { startTokenChain } from '../cli/token-chain.ts';
+import type { AnnouncerChain } from '../helpers/announcer-chain.ts';
+import { deployGatewayEns, type GatewayEns } from '../helpers/ens-gateway-chain.ts';
+import { freePort, http, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
+
+const PARENT = 'wraith.eth';
+const SIGNING_KEY = generatePrivateKey();
+const WINDOW_S = 2;
+const MAX_UNPAID = 20;
+
+let chain: AnnouncerChain;
+let token: Address;
+let ens: GatewayEns;
+let server: RunningServer;
+let port: number;
+let viem: PublicClient;
+const dir = temporaryDirectory('wraith-ens-gateway-');
+
+function serverEnv(): Record<string, string> {
+  return {
+    REGISTRY_URL: `file:${dir.path}/registry.db`,
+    CHAIN_RPC_URL: chain.rpcUrl,
+    CHAIN_NAME: 'anvil',
+    INDEXER_CONFIRMATIONS: '0',
+    INDEXER_POLL_MS: '200',
+    RATE_LIMIT_RPS: '0',
+    TRUST_PROXY: '1',
+    ETH_RPC_URL: chain.rpcUrl,
+    ENS_REGISTRY: ens.registry,
+    ENS_GATEWAY_RESOLVER: ens.resolver,
+    ENS_GATEWAY_PARENT: PARENT,
+    ENS_GATEWAY_SIGNING_KEY: SIGNING_KEY,
+    ENS_GATEWAY_SECRET: 'test-only gateway secret, 32+ characters long',
+    ENS_GATEWAY_SAME_REQUESTER_S: String(WINDOW_S),
+    ENS_GATEWAY_MAX_UNPAID: String(MAX_UNPAID),
+    ENS_GATEWAY_IP_HOURLY: '100000',
+  };
+}
+
+beforeAll(async () => {
+  ({ chain, token } = await startTokenChain());
+  port = await freePort();
+  ens = await deployGatewayEns(chain.wallets[0]!, chain.publicClient, {
+    url: `http://127.0.0.1:${port}/api/v1/ccip/{sender}/{data}.json`,
+    signers: [privateKeyToAddress(SIGNING_KEY)],
+    parent: PARENT,
+  });
+  viem = createPublicClient({ chain: ens.viemChain(chain.rpcUrl, chain.chainId), transport: viemHttp(chain.rpcUrl) }) as PublicClient;
+  server = await startServer({ port, env: serverEnv() });
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await chain?.stop();
+  dir.remove();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Register `label.<parent>` for `meta`, signed by `signerKey` (default: the meta-address's spending key). */
+async function register(name: string, meta: Uint8Array, signerKey: Hex, action: 'register' | 'change' = 'register', nonce?: number) {
+  const current = nonce ?? (await http(server, `/api/v1/names/${name}`)).json.nonce;
+  const message = nameRegistrationMessage({ action, name, metaAddress: meta, nonce: current, resolver: ens.resolver });
+  const signature = await privateKeyToAccount(signerKey).signMessage({ message });
+  return http(server, '/api/v1/names', { body: { action, name, meta_address: bytesToHex(meta), nonce: current, signature } });
+}
+
+async function release(name: string, signerKey: Hex) {
+  const { nonce } = (await http(server, `/api/v1/names/${name}`)).json;
+  const signature = await privateKeyToAccount(signerKey).signMessage({ message: nameRegistrationMessage({ action: 'release', name, nonce, resolver: ens.resolver }) });
+  return http(server, '/api/v1/names', { body: { action: 'release', name, nonce, signature } });
+}
+
+const spendingKey = (keys: RecipientKeys): Hex => `0x${bytesToHex(keys.spendingSecretKey)}`;
+
+/** The OffchainLookup callData the resolver raises for `addr(namehash(name))`. */
+function lookupCallData(name: string): Hex {
+  const inner = encodeFunctionData({ abi: parseAbi(['function addr(bytes32) view returns (address)']), args: [namehash(name)] });
+  return encodeFunctionData({ abi: parseAbi(['function resolve(bytes, bytes) view returns (bytes, uint64, bytes)']), args: [toHex(packetToBytes(name)), inner] });
+}
+
+/** POST one lookup as the client at `ip`; the answered address. */
+async function lookupAs(name: string, ip: string): Promise<string> {
+  const answer = await http(server, '/api/v1/ccip', { body: { sender: ens.resolver, data: lookupCallData(name) }, headers: { 'x-forwarded-for': ip } });
+  expect(answer.status).toBe(200);
+  const [result] = decodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], answer.json.data);
+  return getAddress(decodeAbiParameters([{ type: 'address' }], result)[0]);
+}
+
+async function discoveriesOf(keys: RecipientKeys): Promise<Discovery<any>[]> {
+  const client = createClient({ baseUrl: server.url });
+  const found: Discovery<any>[] = [];
+  for await (const batch of scanRegistry(client.announcementPages, keys)) found.push(...batch.discoveries);
+  return found;
+}
+
+const alice = generateKeys();
+const bob = generateKeys();
+
+describe('a name paid from any wallet through the ENS gateway', () => {
+  it('registers labels only with the meta-address spending key, and changes and releases them only with the registered one', async () => {
+    const aliceMeta = erc8441KeysOf(alice).metaAddress; // the ERC-8441 form: paid with scheme 3
+    const stranger = generatePrivateKey();
+    const wrong = await register(`alice.${PARENT}`, aliceMeta, stranger);
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error.code).toBe('BAD_NAME_SIGNATURE');
+    expect((await register(`alice.${PARENT}`, aliceMeta, spendingKey(alice))).status).toBe(200);
+    // Bob's Wraith form (scheme 1000); registered for someone else's key first, then changed by its holder.
+    const temp = generateKeys();
+    expect((await register(`bob.${PARENT}`, temp.metaAddress, spendingKey(temp))).status).toBe(200);
+    const hijack = await register(`bob.${PARENT}`, bob.metaAddress, spendingKey(bob), 'change');
+    expect(hijack.status, 'a change is signed by the key registered now').toBe(401);
+    const replay = await register(`bob.${PARENT}`, bob.metaAddress, spendingKey(temp), 'change', 0);
+    expect(replay.status, 'a signature over an old nonce is refused').toBe(409);
+    const changed = await register(`bob.${PARENT}`, bob.metaAddress, spendingKey(temp), 'change');
+    expect(changed.status).toBe(200);
+    expect(changed.json).toMatchObject({ registered: true, kind: 'label', meta_address: bytesToHex(bob.metaAddress).replace(/^0x/, ''), nonce: 3 });
+    const taken = await register(`bob.${PARENT}`, temp.metaAddress, spendingKey(temp));
+    expect(taken.status).toBe(409);
+    // Release needs the registered key too; afterwards the name answers no address.
+    const eve = generateKeys();
+    expect((await register(`eve.${PARENT}`, eve.metaAddress, spendingKey(eve))).status).toBe(200);
+    expect((await release(`eve.${PARENT}`, stranger)).status).toBe(401);
+    expect((await release(`eve.${PARENT}`, spendingKey(eve))).status).toBe(200);
+    expect(await getEnsAddress(viem, { name: `eve.${PARENT}` })).toBeNull();
+  });
+
+  it('answers plain viem and ethers lookups with a different valid one-time address outside the same-requester window, and the same one inside it', { timeout: 60_000 }, async () => {
+    const name = `alice.${PARENT}`;
+    const first = await getEnsAddress(viem, { name });
+    expect(first).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await getEnsAddress(viem, { name }), 'a wallet resolving twice for one payment gets one address').toBe(first);
+    await sleep(WINDOW_S * 1000 + 200);
+    const second = await getEnsAddress(viem, { name });
+    expect(second).not.toBe(first);
+    await sleep(WINDOW_S * 1000 + 200);
+    const provider = new JsonRpcProvider(chain.rpcUrl, Network.from({ chainId: chain.chainId, name: 'anvil', ensAddress: ens.registry } as never), { staticNetwork: true });
+    const third = await provider.resolveName(name);
+    provider.destroy();
+    expect(third).not.toBeNull();
+    expect(new Set([first, second, getAddress(third!)]).size).toBe(3);
+    // Coin type 60 through addr(bytes32,uint256) answers too (lowercase, compared as addresses).
+    const viaCoinType = await getEnsAddress(viem, { name, coinType: 60n });
+    expect(viaCoinType).not.toBeNull();
+  });
+
+  it('answers "no address" for a label nobody registered', async () => {
+    expect(await getEnsAddress(viem, { name: `nobody.${PARENT}` })).toBeNull();
+    expect(await lookupAs(`nobody.${PARENT}`, '10.0.0.1')).toBe('0x0000000000000000000000000000000000000000');
+  });
+
+  it('refuses a lookup for another resolver (wrong sender)', async () => {
+    const answer = await http(server, '/api/v1/ccip', { body: { sender: privateKeyToAddress(generatePrivateKey()), data: lookupCallData(`alice.${PARENT}`) } });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe('WRONG_SENDER');
+    const viaGet = await fetch(`${server.url}/api/v1/ccip/${privateKeyToAddress(generatePrivateKey())}/${lookupCallData(`alice.${PARENT}`)}.json`);
+    expect(viaGet.status).toBe(400);
+  });
+
+  it('answers with Cache-Control: no-store over GET, as EIP-3668 clients call it', async () => {
+    const answer = await fetch(`${server.url}/api/v1/ccip/${ens.resolver}/${lookupCallData(`alice.${PARENT}`)}.json`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toContain('no-store');
+  });
+
+  it('a wallet with no Wraith code pays two looked-up addresses; the server publishes both and the recipient\'s ordinary scan finds them; the coin is withdrawn to 0 wei', { timeout: 120_000 }, async () => {
+    const before = (await http(server, '/api/v1/registry/stats')).json.total_announcements;
+    await sleep(WINDOW_S * 1000 + 200);
+    const coinAddress = (await getEnsAddress(viem, { name: `alice.${PARENT}` }))!;
+    await sleep(WINDOW_S * 1000 + 200);
+    const tokenAddress = (await getEnsAddress(viem, { name: `alice.${PARENT}` }))!;
+    const bobAddress = (await getEnsAddress(viem, { name: `bob.${PARENT}` }))!;
+    expect(new Set([coinAddress, tokenAddress, bobAddress]).size).toBe(3);
+
+    const payer = chain.wallets[0]!;
+    await chain.publicClient.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: coinAddress, value: parseEther('0.5') } as never) });
+    await chain.publicClient.waitForTransactionReceipt({
+      hash: await payer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [tokenAddress, 100n * 10n ** 18n] } as never),
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: bobAddress, value: parseEther('0.25') } as never) });
+
+    await expect.poll(async () => (await http(server, '/api/v1/registry/stats')).json.total_announcements, { timeout: 30_000, interval: 200 }).toBe(before + 3);
+
+    const found = await discoveriesOf(alice);
+    expect(found.map((d) => d.stealthAddress).sort()).toEqual([coinAddress, tokenAddress].sort());
+    expect(found.every((d) => d.schemeId === 3)).toBe(true);
+    const coin = found.find((d) => d.stealthAddress === coinAddress)!;
+    expect(coin.note?.amount).toBe(parseEther('0.5'));
+    expect(found.find((d) => d.stealthAddress === tokenAddress)!.note?.amount).toBe(100n * 10n ** 18n);
+    expect(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [tokenAddress] })).toBe(100n * 10n ** 18n);
+    // The token claim goes through the gasless route (issue 31) once merged; the coin as today:
+    const destination = privateKeyToAccount(generatePrivateKey()).address;
+    const out = await withdrawNative({ client: chain.publicClient, stealthSecretKey: coin.stealthSecretKey!, to: destination });
+    await chain.publicClient.waitForTransactionReceipt({ hash: out.hash });
+    expect(await chain.publicClient.getBalance({ address: coinAddress as Address })).toBe(0n);
+    expect(out.amount + out.fee).toBe(parseEther('0.5'));
+
+    const bobFound = await discoveriesOf(bob);
+    expect(bobFound.map((d) => [d.stealthAddress, d.schemeId])).toEqual([[bobAddress, 1000]]);
+  });
+
+  it('10,000 lookups of one name from a few addresses add no announcements and at most the capped number of small rows', { timeout: 240_000 }, async () => {
+    const name = `flood.${PARENT}`;
+    const flood = generateKeys();
+    expect((await register(name, flood.metaAddress, spendingKey(flood))).status).toBe(200);
+    const before = (await http(server, '/api/v1/registry/stats')).json.total_announcements;
+    const ips = ['192.0.2.1', '192.0.2.2', '192.0.2.3', '198.51.100.7', '203.0.113.9'];
+    const seen = new Set<string>();
+    let next = 0;
+    const worker = async () => {
+      while (next < 10_000) {
+        const i = next++;
+        seen.add(await lookupAs(name, ips[i % ips.length]!));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    expect(seen.size).toBeGreaterThan(1);
+    expect(seen.size).toBeLessThanOrEqual(MAX_UNPAID);
+    expect((await http(server, '/api/v1/registry/stats')).json.total_announcements).toBe(before);
+  });
+
+  it('a restart in the middle issues no address twice, and a payment seen after it is still published', { timeout: 180_000 }, async () => {
+    const name = `carol.${PARENT}`;
+    const carol = generateKeys();
+    expect((await register(name, carol.metaAddress, spendingKey(carol))).status).toBe(200);
+    const beforeRestart = [await lookupAs(name, '10.1.0.1'), await lookupAs(name, '10.1.0.2'), await lookupAs(name, '10.1.0.3')];
+    await server.stop();
+    // Paid while the server is down.
+    await chain.publicClient.waitForTransactionReceipt({ hash: await chain.wallets[1]!.sendTransaction({ to: beforeRestart[1]!, value: parseEther('0.1') } as never) });
+    server = await startServer({ port, env: serverEnv() });
+    const afterRestart = [await lookupAs(name, '10.1.0.4'), await lookupAs(name, '10.1.0.5'), await lookupAs(name, '10.1.0.6')];
+    expect(new Set([...beforeRestart, ...afterRestart]).size).toBe(6);
+    await chain.publicClient.waitForTransactionReceipt({ hash: await chain.wallets[1]!.sendTransaction({ to: afterRestart[0]!, value: parseEther('0.2') } as never) });
+    await expect.poll(async () => (await discoveriesOf(carol)).map((d) => d.stealthAddress).sort(), { timeout: 30_000, interval: 300 }).toEqual([beforeRestart[1], afterRestart[0]].sort());
+  });
+
+  it('a tampered or expired gateway answer is refused by the client', { timeout: 60_000 }, async () => {
+    const name = `alice.${PARENT}`;
+    let recorded: Hex | undefined;
+    const via = (rewrite: (data: Hex) => Hex) =>
+      createPublicClient({
+        chain: ens.viemChain(chain.rpcUrl, chain.chainId),
+        transport: viemHttp(chain.rpcUrl),
+        ccipRead: {
+          async request({ data, sender }) {
+            const answer = (await http(server, '/api/v1/ccip', { body: { sender, data } })).json.data as Hex;
+            recorded ??= answer;
+            return rewrite(answer);
+          },
+        },
+      });
+    const honest = await getEnsAddress(via((data) => data), { name });
+    expect(honest).not.toBeNull();
+    // Another address in the signed result: the resolver's signature check fails.
+    const tampered = (data: Hex): Hex => {
+      const [result, expires, signature] = decodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], data);
+      const other = encodeAbiParameters([{ type: 'address' }], [privateKeyToAddress(generatePrivateKey())]);
+      expect(result).not.toBe(other);
+      return encodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], [other, expires, signature]);
+    };
+    expect(await getEnsAddress(via(tampered), { name })).toBeNull();
+    await expect(getEnsAddress(via(tampered), { name, strict: true })).rejects.toThrow(/Invalid sigature|SignatureVerifier/);
+    // The honest answer replayed after its expiry (ENS_GATEWAY_ANSWER_TTL_S, 60 s): refused.
+    await chain.rpc('evm_increaseTime', [120]);
+    await chain.mine(1);
+    const replayed = recorded!;
+    expect(await getEnsAddress(via(() => replayed), { name })).toBeNull();
+    await expect(getEnsAddress(via(() => replayed), { name, strict: true })).rejects.toThrow(/expired/);
+  });
+});
