@@ -98,7 +98,9 @@ export async function pay(page: Page, asset: { native: string } | { token: Addre
     summary: await text('paid-summary'),
     payment: (await text('payment-tx'))!,
     topUp: await text('top-up-tx'),
-    announcement: (await text('announcement-tx'))!,
+    approval: await text('approval-tx'),
+    // Through WraithPay the payment's transaction is its announcement too: one line on the page.
+    announcement: (await text('announcement-tx')) ?? (await text('payment-tx'))!,
     stealthAddress: (await text('paid-address'))!,
   };
 }

@@ -1,9 +1,10 @@
 /**
  * The chain the money tests of the web app run on: anvil (with ENS, tests/helpers/ens-anvil.ts)
- * carrying the ERC-5564 Announcer at its canonical address and a solc-compiled ERC-20 ("Test
+ * carrying the ERC-5564 Announcer at its canonical address, WraithPay (a payment and its
+ * announcement in one transaction) and a solc-compiled ERC-20 ("Test
  * Token", TST, 18 decimals) whose whole supply the sender holds; the real server indexes it.
  */
-import { ANNOUNCER_ADDRESS } from '@wraith-pq/sdk/evm';
+import { ANNOUNCER_ADDRESS, deployWraithPay } from '@wraith-pq/sdk/evm';
 import { createPublicClient, createWalletClient, getAddress, http as viemHttp, type Address, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -32,6 +33,8 @@ export async function setupMoneyChain(chain: EnsChain): Promise<MoneyChain> {
   const wallet = createWalletClient({ account: sender, chain: foundry, transport: viemHttp(chain.rpcUrl, { retryCount: 0 }) });
   const hash = await wallet.deployContract({ abi, bytecode, args: ['Test Token', 'TST', 18, 10n ** 6n * TOKENS] } as never);
   const token = getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress!);
+  // WraithPay at its CREATE2 address (anvil carries the deployer), as on a chain where it is deployed: a payment is one transaction.
+  await deployWraithPay({ client, wallet });
   return { client, token, env: { CHAIN_RPC_URL: chain.rpcUrl, CHAIN_NAME: 'ethereum', INDEXER_CONFIRMATIONS: '0', INDEXER_POLL_MS: '100' } };
 }
 

@@ -10,7 +10,8 @@
  *   link finds nobody;
  * - a request cancelled in the wallet says so in one sentence, and nothing is sent.
  *
- * Screenshots of every state, light and dark, desktop and phone: test-results/screenshots/e1-*.
+ * Every state is checked with axe-core and for protocol words on the main path (page-checks.ts),
+ * with screenshots light and dark, desktop and phone: test-results/screenshots/e1-*.
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npx next build`).
  */
 import { metaAddressFingerprint } from '@wraith-pq/sdk';
@@ -21,8 +22,9 @@ import type { PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { createKeys, findRecipient, PASSWORD, review } from './flows.ts';
-import { MOBILE, screenshots, type WebHarness } from './harness.ts';
+import { MOBILE, type WebHarness } from './harness.ts';
 import { pageWithWallet, sender, startMoneyHarness } from './money-chain.ts';
+import { checkPage, type PageCheck } from './page-checks.ts';
 
 let h: WebHarness;
 let client: PublicClient;
@@ -37,15 +39,6 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** Screenshots in light and in dark mode, each at desktop and phone size. */
-async function shots(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await screenshots(page, `e1-${name}-light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshots(page, `e1-${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 /** Decode the one QR code in a PNG screenshot. */
 async function decodeQr(png: Buffer): Promise<string | null> {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -54,9 +47,10 @@ async function decodeQr(png: Buffer): Promise<string | null> {
 
 describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
   it('keeps new keys and offers a backup before showing any way to share them, and asks before a reload or a link loses unsaved keys', { timeout: 120_000 }, async () => {
+    const failed: PageCheck[] = [];
     const { page } = await h.newPage();
     await page.goto('/receive');
-    await shots(page, 'receive-start');
+    failed.push(...(await checkPage(page, 'e1-receive-start')));
     await page.getByRole('button', { name: 'Generate keys' }).click();
     await page.getByTestId('keys-unsaved').waitFor();
     const nothingToShare = async () => {
@@ -65,7 +59,7 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
       expect(await page.locator('svg.qr').count()).toBe(0);
     };
     await nothingToShare();
-    await shots(page, 'receive-unsaved');
+    failed.push(...(await checkPage(page, 'e1-receive-unsaved')));
 
     // A reload asks first; declined, the keys are still on the page.
     const dialogs: string[] = [];
@@ -88,7 +82,7 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     await page.getByRole('button', { name: 'Save encrypted keys' }).click();
     await page.getByRole('button', { name: 'Export backup file' }).waitFor();
     await nothingToShare();
-    await shots(page, 'receive-backup');
+    failed.push(...(await checkPage(page, 'e1-receive-backup')));
     await page.getByRole('button', { name: 'Skip for now' }).click();
     const link = (await page.getByTestId('payment-link').textContent({ timeout: 30_000 }))!;
     expect(link).toMatch(/\/send\?to=baf[a-z2-7]+$/);
@@ -98,16 +92,19 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     await page.reload();
     expect(dialogs).toEqual([]);
     await page.getByLabel('Keystore password').waitFor();
+    // Every state above: no axe-core violation and no protocol word on the main path, light and dark.
+    expect(failed).toEqual([]);
   });
 
-  it('shares a payment link whose QR code a phone screenshot decodes to the link, and the link finds the recipient with the same fingerprint; a mistyped one finds nobody', { timeout: 180_000 }, async () => {
+  it('shares a payment link whose QR code a phone screenshot decodes to the link, and the link finds the recipient with the same fingerprint; a mistyped one finds nobody', { timeout: 240_000 }, async () => {
+    const failed: PageCheck[] = [];
     const { page: alice } = await h.newPage();
     const { link, metaAddress } = await createKeys(alice);
     expect(link.startsWith(`${h.server.url}/send?to=`)).toBe(true);
     expect(link.length).toBeLessThan(120);
     const fingerprint = (await alice.getByTestId('fingerprint').textContent())!;
     expect(fingerprint).toBe(metaAddressFingerprint(metaAddress));
-    await shots(alice, 'receive-share');
+    failed.push(...(await checkPage(alice, 'e1-receive-share')));
 
     // A phone's screen: the code is read from the screenshot, with room for a camera (at least 4 px a module).
     await alice.setViewportSize(MOBILE);
@@ -125,7 +122,7 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     await bob.getByTestId('recipient-found').waitFor({ timeout: 30_000 });
     expect(await bob.getByTestId('recipient-fingerprint').textContent()).toBe(fingerprint);
     expect(await bob.getByLabel('Payment link, name or address').inputValue()).toBe(new URL(link).searchParams.get('to'));
-    await shots(bob, 'send-found');
+    failed.push(...(await checkPage(bob, 'e1-send-found')));
     // The link pasted, and the code at its end, find the same recipient.
     await findRecipient(bob, link);
     expect(await bob.getByTestId('recipient-fingerprint').textContent()).toBe(fingerprint);
@@ -140,9 +137,11 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     expect(await alert.textContent()).toBe('Nobody is found at this payment link: it may have been mistyped or cut short. Ask the recipient to send it again.');
     expect(await bob.getByTestId('recipient-found').count()).toBe(0);
     expect(h.pageErrors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    expect(failed).toEqual([]);
   });
 
-  it('says a cancelled wallet request in one sentence and sends nothing; paying again then takes one review and pays', { timeout: 180_000 }, async () => {
+  it('says a cancelled wallet request in one sentence and sends nothing; paying again then takes one review and pays', { timeout: 240_000 }, async () => {
+    const failed: PageCheck[] = [];
     const { page: carol } = await h.newPage();
     const { link } = await createKeys(carol);
     const { page: dan, wallet } = await pageWithWallet(h);
@@ -150,13 +149,13 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     await dan.getByTestId('recipient-found').waitFor({ timeout: 30_000 });
     await dan.getByRole('button', { name: 'Connect Test Wallet' }).click();
     await dan.getByTestId('asset-balance').getByText(/In your wallet: [\d.]+ ETH/).waitFor({ timeout: 30_000 });
-    await shots(dan, 'send-amount');
+    failed.push(...(await checkPage(dan, 'e1-send-amount')));
     await review(dan, { native: '0.5' });
     expect(await dan.getByTestId('review-amount').textContent()).toBe('0.5 ETH');
     expect(await dan.getByTestId('review-fees').textContent()).toMatch(/^at most 0\.\d{1,8} ETH$/);
     expect(await dan.getByTestId('review-total').textContent()).toMatch(/^at most 0\.5\d* ETH$/);
     expect(await dan.getByTestId('review-fingerprint').textContent()).toBe(await carol.getByTestId('fingerprint').textContent());
-    await shots(dan, 'send-review');
+    failed.push(...(await checkPage(dan, 'e1-send-review')));
 
     const nonce = await client.getTransactionCount({ address: sender.address });
     const block = await client.getBlockNumber({ cacheTime: 0 });
@@ -169,14 +168,14 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     expect(await dan.getByRole('alert').getByText('Technical details').count()).toBe(1);
     expect(await client.getTransactionCount({ address: sender.address })).toBe(nonce);
     expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(block);
-    await shots(dan, 'send-cancelled');
+    failed.push(...(await checkPage(dan, 'e1-send-cancelled')));
 
     wallet.declineSending(false);
     await dan.getByRole('button', { name: 'Pay', exact: true }).click();
     await dan.getByTestId('paid').waitFor({ timeout: 60_000 });
     expect(await dan.getByTestId('paid-summary').textContent()).toBe('0.5 ETH');
     expect(await client.getBalance({ address: (await dan.getByTestId('paid-address').textContent()) as `0x${string}` })).toBe(5n * 10n ** 17n);
-    await shots(dan, 'send-paid');
+    failed.push(...(await checkPage(dan, 'e1-send-paid')));
     // Pay again is a new payment, from the amount: a token this server names, chosen by its symbol, the balance beside it.
     await dan.getByRole('button', { name: 'Make another payment' }).click();
     await dan.getByLabel('Asset', { exact: true }).selectOption({ label: 'TST' });
@@ -189,5 +188,6 @@ describe.skipIf(skipBrowser)('Receive and Send for a first-time user', () => {
     expect(await dan.getByTestId('review-total').textContent()).toMatch(/^5 TST and at most 0\.\d+ ETH$/);
     await dan.getByRole('button', { name: 'Pay', exact: true }).click();
     expect(await dan.getByTestId('paid-summary').textContent({ timeout: 60_000 })).toMatch(/^5 TST and 0\.\d+ ETH for gas$/);
+    expect(failed).toEqual([]);
   });
 });

@@ -245,10 +245,16 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
 
   if (paid) {
     const explorer = chainInfo(paid.chainId).explorerUrl;
+    // Through WraithPay one transaction pays and announces (an approval may come first); else each is its own.
     const lines = [
-      { label: 'Payment', hash: paid.paymentHash, testId: 'payment-tx' },
-      ...(paid.topUpHash ? [{ label: 'Gas top-up', hash: paid.topUpHash, testId: 'top-up-tx' }] : []),
-      { label: 'Announcement', hash: paid.announcementHash, testId: 'announcement-tx' },
+      ...(paid.approvalHash ? [{ label: 'Token approval', hash: paid.approvalHash, testId: 'approval-tx' }] : []),
+      ...(paid.announcementHash === paid.paymentHash
+        ? [{ label: 'Payment and announcement', hash: paid.paymentHash, testId: 'payment-tx' }]
+        : [
+            { label: 'Payment', hash: paid.paymentHash, testId: 'payment-tx' },
+            ...(paid.topUpHash ? [{ label: 'Gas top-up', hash: paid.topUpHash, testId: 'top-up-tx' }] : []),
+            { label: 'Announcement', hash: paid.announcementHash, testId: 'announcement-tx' },
+          ]),
     ];
     return (
       <div data-testid="paid">
