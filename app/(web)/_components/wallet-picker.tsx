@@ -128,7 +128,7 @@ export function WalletPicker(props: Props) {
     <div className="wallet-picker">
       {wallets === null || (wallets.length === 0 && autoRead) ? null : wallets.length === 0 ? (
         <p className="hint">
-          No browser wallet found. Install or enable one that supports EIP-6963 (most do), then reload this page.
+          No browser wallet found. Install or turn on a wallet extension, then reload this page.
         </p>
       ) : (
         <div className="row">
