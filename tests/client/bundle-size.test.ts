@@ -47,8 +47,13 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   // ERC-6538 registration measured 35.7 kB and 53.3 kB, over the budgets above; scanning several
   // chains in one scan (chainAnnouncementPages({ chains }), eth_chainId checks, per-chain cursors)
   // adds 0.6 kB: 36.3 kB and 53.9 kB, with about 8 % headroom.
-  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 39_000, external: ['viem'] },
-  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 58_000 },
+  // Raised in issue 31 for gasless withdrawals (estimateGaslessWithdrawal, withdrawGasless: the
+  // paymaster's ABI and errors, the withdrawal batch, EIP-7702 authorization and ERC-4337 v0.8 user
+  // operation hashing with viem's typed-data code, five typed errors): measured 41.2 kB and 61.3 kB.
+  // The bundler is spoken to over plain fetch: with viem's bundler client the second measured 77.9 kB
+  // (it bundles every bundler action and error class), with viem's http transport 68.2 kB.
+  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 44_500, external: ['viem'] },
+  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 66_000 },
   // @mysten/sui is a peer dependency of `@wraith-pq/sdk/sui` as viem is of /evm, so it is budgeted the
   // same two ways (issue 18). Measured 2.4 kB (its own code: key parsing, the sweep, errors; the curve
   // is @mysten/sui's, the same @noble/curves 2.x as the core's) and 58.7 kB with @mysten/sui's

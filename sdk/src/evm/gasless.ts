@@ -19,8 +19,8 @@
  * one-time address: several in one operation would link them on chain.
  * @module
  */
-import { decodeErrorResult, erc20Abi, hexToBytes, http, toFunctionSelector, type Address, type Hex, type PublicClient } from 'viem';
-import { createBundlerClient, getUserOperationHash, type UserOperation } from 'viem/account-abstraction';
+import { decodeErrorResult, erc20Abi, hexToBytes, toFunctionSelector, type Address, type Hex, type PublicClient } from 'viem';
+import { formatUserOperationGas, formatUserOperationRequest, getUserOperationHash, type UserOperation } from 'viem/account-abstraction';
 import { hashAuthorization } from 'viem/utils';
 import { InvalidArgumentError, WraithError } from '../errors.ts';
 import { parseAddress } from './announcer.ts';
@@ -124,6 +124,8 @@ const STUB_AUTHORIZATION = { r: '0xfffffffffffffffffffffffffffffff00000000000000
 /** A stub user operation signature: 65 bytes of the right shape (Simple7702Account recovers, never reverts, on it). */
 const STUB_SIGNATURE: Hex = '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c';
 const DEFAULT_TIMEOUT_MS = 120_000;
+const RECEIPT_POLL_MS = 500;
+const BUNDLER_TIMEOUT_MS = 30_000;
 
 /**
  * The fee of a gasless withdrawal of `token` from `from` to `to`, in the token, before anything
@@ -165,11 +167,26 @@ export async function withdrawGasless(parameters: WithdrawGaslessParameters): Pr
   const { quote } = prepared;
   if (quote.fee > parameters.maxFee) throw new FeeAboveMaxError(quote.fee, parameters.maxFee);
   const operation = signedOperation(prepared, account);
-  const bundler = bundlerClientOf(parameters.bundler);
-  const userOperationHash = await bundlerCall(quote, () => bundler.sendUserOperation({ ...operation, entryPointAddress: ENTRY_POINT_V08 } as never));
-  const receipt = await bundlerCall(quote, () => bundler.waitForUserOperationReceipt({ hash: userOperationHash, timeout: parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS, pollingInterval: 500 }));
-  if (!receipt.success) throw new GaslessWithdrawalRevertedError(receipt.receipt.transactionHash);
-  return { ...quote, userOperationHash, transactionHash: receipt.receipt.transactionHash, actualGasCost: receipt.actualGasCost, actualGasUsed: receipt.actualGasUsed };
+  const bundler = bundlerOf(parameters.bundler);
+  const userOperationHash = await bundlerCall(quote, () => bundler('eth_sendUserOperation', [formatUserOperationRequest(operation), ENTRY_POINT_V08]) as Promise<Hex>);
+  const receipt = await bundlerCall(quote, () => receiptOf(bundler, userOperationHash, parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+  const transactionHash = receipt.receipt.transactionHash;
+  if (!receipt.success) throw new GaslessWithdrawalRevertedError(transactionHash);
+  return { ...quote, userOperationHash, transactionHash, actualGasCost: BigInt(receipt.actualGasCost), actualGasUsed: BigInt(receipt.actualGasUsed) };
+}
+
+/** What `eth_getUserOperationReceipt` answers (ERC-4337 bundler RPC), the fields read here. */
+type RpcUserOperationReceipt = { success: boolean; actualGasCost: Hex; actualGasUsed: Hex; receipt: { transactionHash: Hex } };
+
+/** Poll the bundler for the operation's receipt until it is mined or `timeoutMs` passed. */
+async function receiptOf(bundler: BundlerRequest, hash: Hex, timeoutMs: number): Promise<RpcUserOperationReceipt> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = (await bundler('eth_getUserOperationReceipt', [hash])) as RpcUserOperationReceipt | null;
+    if (receipt !== null && receipt !== undefined) return receipt;
+    if (Date.now() > deadline) throw new WraithError('TRANSACTION_REVERTED', `The bundler did not report the operation ${hash} mined within ${timeoutMs} ms.`, { hint: 'It may still be mined: estimate again before retrying (a mined one leaves nothing to withdraw).' });
+    await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
+  }
 }
 
 type Prepared = {
@@ -187,23 +204,30 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
   const to = parseAddress(parameters.to, 'to');
   const paymaster = parseAddress(parameters.paymaster, 'paymaster');
   if (typeof parameters.bundler !== 'string' || !/^https?:\/\//i.test(parameters.bundler)) throw new InvalidArgumentError('bundler', 'must be an http(s) URL');
-  const [chainId, entryPointCode, implementationCode, code, balance, coin, [tokenPerEth, validUntil], feeAccount, block, nonce, accountNonce] = await Promise.all([
+  // The contracts first: a chain without them, or a paymaster that does not take the token, is said so plainly.
+  const [chainId, entryPointCode, implementationCode, paymasterCode, block] = await Promise.all([
     client.getChainId(),
     client.getCode({ address: ENTRY_POINT_V08 }),
     client.getCode({ address: SIMPLE_7702_ACCOUNT }),
-    client.getCode({ address: from }),
-    client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
-    client.getBalance({ address: from }),
-    client.readContract({ address: paymaster, abi: wraithPaymasterAbi, functionName: 'prices', args: [token] }),
-    client.readContract({ address: paymaster, abi: wraithPaymasterAbi, functionName: 'feeAccount' }),
+    client.getCode({ address: paymaster }),
     client.getBlock({ blockTag: 'latest' }),
-    client.readContract({ address: ENTRY_POINT_V08, abi: entryPointNonceAbi, functionName: 'getNonce', args: [from, 0n] }).catch(() => 0n),
-    client.getTransactionCount({ address: from, blockTag: 'pending' }),
   ]);
   if (entryPointCode === undefined || entryPointCode === '0x') throw new EntryPointMissingError('EntryPoint v0.8');
   if (implementationCode === undefined || implementationCode === '0x') throw new EntryPointMissingError('Simple7702Account');
+  if (paymasterCode === undefined || paymasterCode === '0x') throw new PaymasterRefusedError('no paymaster contract at this address on this chain');
+  const [[tokenPerEth, validUntil], feeAccount] = await Promise.all([
+    client.readContract({ address: paymaster, abi: wraithPaymasterAbi, functionName: 'prices', args: [token] }),
+    client.readContract({ address: paymaster, abi: wraithPaymasterAbi, functionName: 'feeAccount' }),
+  ]);
   if (tokenPerEth === 0n) throw new PaymasterRefusedError('UnlistedToken: it does not accept this token');
   if (BigInt(validUntil) <= block.timestamp) throw new QuoteExpiredError(validUntil);
+  const [code, balance, coin, nonce, accountNonce] = await Promise.all([
+    client.getCode({ address: from }),
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
+    client.getBalance({ address: from }),
+    client.readContract({ address: ENTRY_POINT_V08, abi: entryPointNonceAbi, functionName: 'getNonce', args: [from, 0n] }),
+    client.getTransactionCount({ address: from, blockTag: 'pending' }),
+  ]);
   if (balance === 0n) throw new InvalidArgumentError('token', 'the address holds none of this token');
   const needsAuthorization = (code ?? '0x').toLowerCase() !== delegationDesignator(SIMPLE_7702_ACCOUNT);
 
@@ -220,22 +244,21 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
     from, token, feeAccount, to, nonce, chainId, accountNonce, needsAuthorization,
     callData: executeBatchData(withdrawalCalls({ token, feeAccount, fee: half, to, amount: balance - half, coin })),
   };
-  const bundler = bundlerClientOf(parameters.bundler);
-  const estimateContext = { validUntil };
-  const gas = await bundlerCall(estimateContext, () =>
-    bundler.estimateUserOperationGas({
-      ...operationFields(draft, paymaster),
-      callGasLimit: 0n,
-      verificationGasLimit: 0n,
-      preVerificationGas: 0n,
-      paymasterVerificationGasLimit: 0n,
-      paymasterPostOpGasLimit: 0n,
-      maxFeePerGas: 0n,
-      maxPriorityFeePerGas: 0n,
-      ...(needsAuthorization ? { authorization: { address: SIMPLE_7702_ACCOUNT, chainId, nonce: accountNonce, ...STUB_AUTHORIZATION } } : {}),
-      signature: STUB_SIGNATURE,
-      entryPointAddress: ENTRY_POINT_V08,
-    } as never),
+  const bundler = bundlerOf(parameters.bundler);
+  const estimate = {
+    ...operationFields(draft, paymaster),
+    callGasLimit: 0n,
+    verificationGasLimit: 0n,
+    preVerificationGas: 0n,
+    paymasterVerificationGasLimit: 0n,
+    paymasterPostOpGasLimit: 0n,
+    maxFeePerGas: 0n,
+    maxPriorityFeePerGas: 0n,
+    ...(needsAuthorization ? { authorization: { address: SIMPLE_7702_ACCOUNT, chainId, nonce: accountNonce, ...STUB_AUTHORIZATION } } : {}),
+    signature: STUB_SIGNATURE,
+  } as UserOperation<'0.8'>;
+  const gas = formatUserOperationGas(
+    (await bundlerCall({ validUntil }, () => bundler('eth_estimateUserOperationGas', [formatUserOperationRequest(estimate), ENTRY_POINT_V08]))) as never,
   );
   const limits = {
     callGasLimit: gas.callGasLimit,
@@ -297,8 +320,43 @@ function signedOperation({ quote, chainId, nonce, accountNonce }: Prepared, acco
   return { ...operation, signature: `${r}${s.slice(2)}${(27 + yParity).toString(16)}` as Hex };
 }
 
-function bundlerClientOf(url: string) {
-  return createBundlerClient({ transport: http(url, { retryCount: 1, timeout: 30_000 }) });
+type BundlerRequest = (method: string, params: unknown[]) => Promise<unknown>;
+
+/** A JSON-RPC error the bundler answered (its message and data carry the EntryPoint's AAxx code and revert data). */
+class BundlerRpcError extends Error {
+  override name = 'BundlerRpcError';
+  readonly details: string;
+  constructor(method: string, error: { code?: unknown; message?: unknown; data?: unknown }) {
+    const details = `${String(error.message ?? '')} ${typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? '')}`;
+    super(`${method} refused (${String(error.code)}): ${details}`);
+    this.details = details;
+  }
+}
+
+/**
+ * The bundler's JSON-RPC over fetch: a failure to reach it (network, timeout, HTTP error) is a
+ * {@link BundlerUnreachableError}, an answered error a {@link BundlerRpcError}. Plain fetch rather
+ * than viem's transport or bundler client, which would add ~15 kB gzipped to a browser bundle.
+ */
+function bundlerOf(url: string): BundlerRequest {
+  let id = 0;
+  return async (method, params) => {
+    let body: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+        signal: AbortSignal.timeout(BUNDLER_TIMEOUT_MS),
+      });
+      if (!response.ok && response.status !== 400 && response.status !== 500) throw new Error(`HTTP ${response.status}`);
+      body = (await response.json()) as typeof body;
+    } catch (error) {
+      throw new BundlerUnreachableError(error);
+    }
+    if (body.error !== undefined && body.error !== null) throw new BundlerRpcError(method, body.error);
+    return body.result;
+  };
 }
 
 /** Run a bundler call, turning its failures into this module's typed errors. */
@@ -310,9 +368,6 @@ async function bundlerCall<T>(context: { validUntil: number | bigint }, call: ()
   }
 }
 
-/** viem error names (recognised by name, not instanceof: an app may hold another copy of viem). */
-const UNREACHABLE = new Set(['HttpRequestError', 'TimeoutError', 'SocketClosedError', 'WebSocketRequestError']);
-
 function gaslessError(error: unknown, validUntil: number): unknown {
   if (error instanceof WraithError) return error;
   const chain = causes(error);
@@ -320,12 +375,8 @@ function gaslessError(error: unknown, validUntil: number): unknown {
   if (/\bAA32\b/.test(text)) return new QuoteExpiredError(validUntil, error);
   const reason = paymasterReason(text);
   if (reason !== undefined) return new PaymasterRefusedError(reason, error);
-  if (/\bAA3\d\b/.test(text) || chain.some((e) => e instanceof Error && /^Paymaster|RejectedByPaymaster/.test(e.name))) {
+  if (/\bAA3\d\b/.test(text)) {
     return new PaymasterRefusedError(/\b(AA3\d[^.;"\n]*)/.exec(text)?.[1]?.trim() ?? 'the paymaster reverted', error);
-  }
-  // A JSON-RPC answer (the bundler's own refusal) is not "unreachable"; a transport failure is.
-  if (chain.some((e) => e instanceof Error && UNREACHABLE.has(e.name)) && !chain.some((e) => e instanceof Error && e.name === 'RpcRequestError')) {
-    return new BundlerUnreachableError(error);
   }
   return error;
 }
