@@ -26,6 +26,8 @@ const RegisterErc6538 = dynamic(() => import('./register-erc6538').then((m) => m
   loading: () => <p className="hint">Loading…</p>,
 });
 
+import { GetAName } from './get-a-name';
+
 export function ReceiveApp() {
   const keys = useUnlockedKeys();
   const [stored, setStored] = useState<string | null | undefined>(undefined);
@@ -102,6 +104,7 @@ function KeysView({ keys, stored, onSaved }: { keys: UnlockedKeys; stored: strin
           <RegisterErc6538 metaAddress={erc8441} />
         </section>
       )}
+      <GetAName metaAddress={erc8441 ?? keys.metaAddress} spendingSecretKey={keys.spendingSecretKey} />
       <div className="row">
         <button type="button" className="secondary" onClick={() => setUnlockedKeys(null)}>
           Lock keys
