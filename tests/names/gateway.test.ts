@@ -30,6 +30,7 @@ import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'vi
 import { getEnsAddress, namehash, packetToBytes } from 'viem/ens';
 import { bytesToHex, createClient, erc8441KeysOf, generateKeys, nameRegistrationMessage, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
 import { withdrawNative } from '@wraith-pq/sdk/evm';
+import { requireCliBuild, runCli } from '../cli/run-cli.ts';
 import { startTokenChain } from '../cli/token-chain.ts';
 import type { AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { deployGatewayEns, type GatewayEns } from '../helpers/ens-gateway-chain.ts';
@@ -178,6 +179,22 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(await getEnsAddress(viem, { name: 'dave.eth' })).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
+  it('wraith name registers with the keystore\'s spending key after saying what the operator sees, and releases', { timeout: 120_000 }, async () => {
+    requireCliBuild();
+    const keystore = `${dir.path}/erin.json`;
+    const env = { WRAITH_PASSWORD: 'correct horse battery staple', WRAITH_API_URL: server.url };
+    expect((await runCli(['keys', 'new', '--out', keystore], { env })).code).toBe(0);
+    const registered = await runCli(['name', 'register', `erin.${PARENT}`, '--keystore', keystore, '--yes', '--json'], { env });
+    expect(registered.code, registered.stderr).toBe(0);
+    expect(registered.stderr).toContain('operator will see every one-time address');
+    expect(JSON.parse(registered.stdout)).toMatchObject({ name: `erin.${PARENT}`, registered: true, kind: 'label' });
+    expect(await getEnsAddress(viem, { name: `erin.${PARENT}` })).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const released = await runCli(['name', 'release', `erin.${PARENT}`, '--keystore', keystore, '--json'], { env });
+    expect(released.code, released.stderr).toBe(0);
+    expect(JSON.parse((await runCli(['name', 'show', `erin.${PARENT}`, '--json'], { env })).stdout)).toMatchObject({ registered: false, nonce: 2 });
+    expect(await getEnsAddress(viem, { name: `erin.${PARENT}` })).toBeNull();
+  });
+
   it('answers plain viem and ethers lookups with a different valid one-time address outside the same-requester window, and the same one inside it', { timeout: 60_000 }, async () => {
     const name = `alice.${PARENT}`;
     const first = await getEnsAddress(viem, { name });
@@ -255,7 +272,10 @@ describe('a name paid from any wallet through the ENS gateway', () => {
   it(`${FLOOD.toLocaleString('en')} lookups of one name from a few addresses add no announcements and at most the capped number of small rows`, { timeout: 900_000 }, async () => {
     const name = `flood.${PARENT}`;
     const flood = generateKeys();
-    expect((await register(name, flood.metaAddress, spendingKey(flood))).status).toBe(200);
+    // Registered through the SDK's client, as an app would.
+    const account = privateKeyToAccount(spendingKey(flood));
+    const registered = await createClient({ baseUrl: server.url }).registerName({ name, metaAddress: flood.metaAddress, sign: (message) => account.signMessage({ message }) });
+    expect(registered).toMatchObject({ name, registered: true, kind: 'label', nonce: 1 });
     const before = (await http(server, '/api/v1/registry/stats')).json.total_announcements;
     const ips = ['192.0.2.1', '192.0.2.2', '192.0.2.3', '198.51.100.7', '203.0.113.9'];
     const seen = new Set<string>();
