@@ -34,6 +34,8 @@ Commands:
   wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json>] (--all | --address <a>…)
                   (--to-file <fresh addresses> | --to-derive <path template> | --to <address> [--allow-linking])
                   [--token <a>…] [--yes]
+  wraith name (register|change|release|show) <name> --api <url> [--keystore <file>]
+                                                   a name any wallet pays (the server's ENS gateway)
   wraith history --keystore <file> [--json | --csv] [--out <file>] [--import <file>]
                                                    payments received and withdrawals made, amounts and fees
   wraith bench [--count <n>]                       announcements scanned per second here
@@ -71,6 +73,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   pay: async () => import('./commands/pay.js').then((m) => ({ run: m.payCommand, usage: m.USAGE })),
   scan: async () => import('./commands/scan.js').then((m) => ({ run: m.scanCommand, usage: m.USAGE })),
   withdraw: async () => import('./commands/withdraw.js').then((m) => ({ run: m.withdrawCommand, usage: m.USAGE })),
+  name: async () => import('./commands/name.js').then((m) => ({ run: m.nameCommand, usage: m.USAGE })),
   history: async () => import('./commands/history.js').then((m) => ({ run: m.historyCommand, usage: m.USAGE })),
   bench: async () => import('./commands/bench.js').then((m) => ({ run: m.benchCommand, usage: m.USAGE })),
 };

@@ -131,6 +131,19 @@ const notAnEthName: ExampleCase = {
   response: error('INVALID_NAME', 'The name is not a valid ENS name ending in .eth (ENSIP-15).', [{ path: 'name', issue: 'must be <label>.eth (labels not empty)' }]),
 };
 
+/** A fresh server runs no ENS gateway (ENS_GATEWAY_* unset): its operations answer 404. */
+const gatewayOff = (summary: string, request: Pick<ExampleCase, 'path' | 'body'>): ExampleCase => ({
+  name: 'gatewayOff',
+  summary: `${summary} (a fresh server runs no ENS gateway: set ENS_GATEWAY_*)`,
+  ...request,
+  status: 404,
+  response: error('NOT_FOUND', 'This deployment runs no ENS gateway (ENS_GATEWAY_* are not set).'),
+});
+/** The lookup a wallet sends for addr(namehash("alice.wraith.eth")) (resolve(bytes,bytes) callData). */
+const EXAMPLE_LOOKUP =
+  '0x9061b92300000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000001205616c696365067772616974680365746800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000243b3b57de6b7baac6b129c15e53539134e3bf92c033727b8294a342ad4572d96266f5433500000000000000000000000000000000000000000000000000000000';
+const EXAMPLE_RESOLVER = '0x8464135c8f25da09e49bc8782676a84730c318bc';
+
 /** Every operation's examples, by operationId. */
 export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
   health: [
@@ -297,6 +310,14 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
     },
   ],
   resolveEnsAddress: [notAnEthName],
+  ccipLookup: [gatewayOff('A wallet\'s CCIP-Read lookup of alice.wraith.eth', { path: { sender: EXAMPLE_RESOLVER, data: `${EXAMPLE_LOOKUP}.json` } })],
+  ccipLookupPost: [gatewayOff('The same lookup, POST form', { body: { sender: EXAMPLE_RESOLVER, data: EXAMPLE_LOOKUP } })],
+  showGatewayName: [gatewayOff('A name at the gateway', { path: { name: 'alice.wraith.eth' } })],
+  changeGatewayName: [
+    gatewayOff('Register alice.wraith.eth for the example meta-address (signed by its spending key)', {
+      body: { action: 'register', name: 'alice.wraith.eth', meta_address: metaAddress, nonce: 0, signature: `0x${'ab'.repeat(65)}` },
+    }),
+  ],
   resolveErc6538Registration: [
     {
       name: 'chainNotFollowed',
@@ -479,6 +500,10 @@ export const EXAMPLE_SEQUENCE: readonly { operationId: string; example: string }
   ['resolveEnsAddress', 'notAnEthName'],
   ['resolveErc6538Registration', 'chainNotFollowed'],
   ['resolveErc6538Registration', 'notAnAddress'],
+  ['ccipLookup', 'gatewayOff'],
+  ['ccipLookupPost', 'gatewayOff'],
+  ['showGatewayName', 'gatewayOff'],
+  ['changeGatewayName', 'gatewayOff'],
   ['yellowConfig', 'defaults'],
   ['createChannel', 'toExampleRecipient'],
   ['discoverChannels', 'exampleRecipient'],

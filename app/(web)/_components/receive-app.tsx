@@ -36,6 +36,8 @@ const RegisterErc6538 = dynamic(() => import('./register-erc6538').then((m) => m
   loading: () => <p className="hint">Loading…</p>,
 });
 
+import { GetAName } from './get-a-name';
+
 export function ReceiveApp() {
   const keys = useUnlockedKeys();
   const [stored, setStored] = useState<string | null | undefined>(undefined);
@@ -102,6 +104,7 @@ function KeysView({ keys, stored, onSaved }: { keys: UnlockedKeys; stored: strin
           </button>
         </div>
       </section>
+      <GetAName metaAddress={keys.metaAddress} spendingSecretKey={keys.spendingSecretKey} />
       <Advanced keys={keys} />
     </>
   );

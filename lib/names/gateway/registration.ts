@@ -66,6 +66,8 @@ export async function changeName(request: NameRequest): Promise<NameJson> {
   if (!isLabel && name.endsWith(`.${config.parent}`)) throw validation('name', `names under ${config.parent} are single labels (alice.${config.parent})`);
   if (!isLabel && name === config.parent) throw validation('name', 'is the parent name itself');
 
+  // A signature over another nonce is stale (replayed, or raced by another change): 409 before any RPC.
+  if (request.nonce !== (await store.nonceOf(name))) throw staleSignature();
   const message = nameRegistrationMessage({ action: request.action, name, ...(meta === undefined ? {} : { metaAddress: meta }), nonce: request.nonce, resolver: config.resolver });
   const signer = isLabel
     ? spendingAccountOf(request.action === 'register' ? meta! : current!.metaAddress)
@@ -80,7 +82,7 @@ export async function changeName(request: NameRequest): Promise<NameJson> {
     const next = await store.setName(name, request.nonce, change, Math.floor(Date.now() / 1000));
     return nameJson(name, next, request.nonce + 1, config);
   } catch (error) {
-    if (error instanceof NameNonceError) throw new HttpError(409, error.code, error.message);
+    if (error instanceof NameNonceError || (error as { code?: unknown }).code === 'STALE_NAME_SIGNATURE') throw staleSignature();
     throw error;
   }
 }
@@ -132,6 +134,11 @@ function nameJson(name: string, record: NameRecord | null, nonce: number, config
     resolver: config.resolver,
     parent: config.parent,
   };
+}
+
+function staleSignature(): HttpError {
+  const stale = new NameNonceError();
+  return new HttpError(409, stale.code, stale.message);
 }
 
 function validation(path: string, issue: string): HttpError {

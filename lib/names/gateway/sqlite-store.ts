@@ -129,9 +129,14 @@ class SqliteNameStore implements NameStore {
   }
 
   async issue(policy: IssuePolicy): Promise<IssueResult> {
+    // Most lookups hand an address out again (same requester, or the cap reached): decided by
+    // reads alone, without taking the write lock. A new address is decided again inside it.
+    const read = async (sql: string, args: InValue[]) => (await this.#client.execute({ sql, args })).rows;
+    const answer = await decideIssue(read, policy, null);
+    if (answer !== null) return answer;
     const tx = await this.#client.transaction('write');
     try {
-      const result = await issueIn(tx, policy);
+      const result = (await decideIssue(async (sql, args) => (await tx.execute({ sql, args })).rows, policy, tx))!;
       await tx.commit();
       return result;
     } catch (error) {
@@ -180,9 +185,11 @@ class SqliteNameStore implements NameStore {
   }
 }
 
-/** The decision of {@link NameStore.issue}, inside its write transaction. */
-async function issueIn(tx: Transaction, policy: IssuePolicy): Promise<IssueResult> {
-  const run = async (sql: string, args: InValue[]) => (await tx.execute({ sql, args })).rows;
+/**
+ * The decision of {@link NameStore.issue} through `run`. With `tx` (the write transaction) it
+ * issues a new address when the rules call for one; without, it returns null instead.
+ */
+async function decideIssue(run: (sql: string, args: InValue[]) => Promise<Row[]>, policy: IssuePolicy, tx: Transaction | null): Promise<IssueResult | null> {
   const [state] = await run(
     'SELECT n.meta_id, n.next_counter, m.meta_address FROM gateway_names n JOIN gateway_metas m ON m.id = n.meta_id WHERE n.name = ?',
     [policy.name],
@@ -198,6 +205,7 @@ async function issueIn(tx: Transaction, policy: IssuePolicy): Promise<IssueResul
     return { address: readIssued(newest!), fresh: false };
   }
   if (!policy.mayIssueNew) return mine === undefined ? { address: null, reason: 'requester-limit' } : { address: readIssued(mine), fresh: false };
+  if (tx === null) return null;
   const counter = Number(state['next_counter']);
   await run('UPDATE gateway_names SET next_counter = next_counter + 1 WHERE name = ?', [policy.name]);
   const address = policy.derive(counter, bytes(state['meta_address']));

@@ -10,7 +10,10 @@
  * @module
  */
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
+import { bytesToHex } from '../bytes.ts';
 import { verifyCidBytes } from '../cid.ts';
+import { decodeAnyMetaAddress } from '../erc8441-meta-address.ts';
+import { nameRegistrationMessage, type NameAction } from '../name-registration.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { announcementPageSource, chainIdQuery, type AnnouncementPageSource, type AnnouncementPagesParameters } from './announcement-pages.ts';
 import type { RetryOptions } from './retry.ts';
@@ -43,6 +46,8 @@ import type {
   ResolveEnsAddressReturnType,
   ReadErc6538Parameters,
   ReadErc6538ReturnType,
+  GatewayNameJson,
+  GatewayNameChangeParameters,
   ScanParameters,
   ScanReturnType,
   UploadMetaAddressParameters,
@@ -124,6 +129,25 @@ export type WraithClient = {
    */
   readErc6538(address: string, params?: ReadErc6538Parameters, options?: CallOptions): Promise<ReadErc6538ReturnType>;
 
+  /**
+   * GET /api/v1/names/:name: a name at the server's ENS gateway (registered or not) and the nonce
+   * its next change must sign. The gateway's operator sees every address it issues for the name.
+   */
+  showName(name: string, options?: CallOptions): Promise<GatewayNameJson>;
+  /**
+   * Register a name at the server's ENS gateway for a meta-address: reads the nonce, signs
+   * `nameRegistrationMessage` with `sign`, posts it. Any wallet then pays the name at a fresh
+   * one-time address per lookup; the operator sees each of those addresses (and so each payment).
+   * @example
+   * const account = privateKeyToAccount(`0x${bytesToHex(keys.spendingSecretKey)}`);
+   * await client.registerName({ name: 'alice.wraith.eth', metaAddress: keys.metaAddress, sign: (message) => account.signMessage({ message }) });
+   */
+  registerName(params: GatewayNameChangeParameters & { metaAddress: string | Uint8Array }, options?: CallOptions): Promise<GatewayNameJson>;
+  /** Point a registered name at another meta-address (signed by the key registered now). */
+  changeName(params: GatewayNameChangeParameters & { metaAddress: string | Uint8Array }, options?: CallOptions): Promise<GatewayNameJson>;
+  /** Release a name: lookups answer no address from then on (signed by the key registered now). */
+  releaseName(params: Omit<GatewayNameChangeParameters, 'metaAddress'>, options?: CallOptions): Promise<GatewayNameJson>;
+
   /** POST /api/v1/yellow/channel/create: open a private channel to a name or meta-address (announced in the registry). */
   createChannel(params: CreateChannelParameters, options?: CallOptions): Promise<CreateChannelReturnType>;
   /** POST /api/v1/yellow/channel/discover: the channels opened to these keys. */
@@ -179,6 +203,14 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
     transport.requestJson<T>({ method: 'GET', path, ...(query ? { query } : {}) }, options);
   const post = <T>(path: string, body: unknown, options?: CallOptions) => transport.requestJson<T>({ method: 'POST', path, body }, options);
   const announcementPages = announcementPageSource(transport);
+  /** Read the name's nonce and the resolver, sign the request, post it (lib/names/gateway/registration.ts). */
+  const changeGatewayName = async (action: NameAction, params: GatewayNameChangeParameters, options?: CallOptions): Promise<GatewayNameJson> => {
+    const current = await get<GatewayNameJson>(`/api/v1/names/${segment(params.name, 'name')}`, options);
+    const metaAddress = params.metaAddress === undefined ? undefined : decodeAnyMetaAddress(params.metaAddress).bytes;
+    const message = nameRegistrationMessage({ action, name: current.name, nonce: current.nonce, resolver: current.resolver, ...(metaAddress === undefined ? {} : { metaAddress }) });
+    const signature = await params.sign(message);
+    return post('/api/v1/names', { action, name: current.name, nonce: current.nonce, signature, ...(metaAddress === undefined ? {} : { meta_address: bytesToHex(metaAddress) }) }, options);
+  };
 
   return {
     baseUrl: parameters.baseUrl,
@@ -211,6 +243,10 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
     resolveEns: (name, options) => get(`/api/v1/ens/resolve/${segment(name, 'name')}`, options),
     resolveSuins: (name, params = {}, options) => get(`/api/v1/suins/resolve/${segment(name, 'name')}`, options, { no_cache: params.no_cache }),
     resolveEnsAddress: (name, options) => get(`/api/v1/ens/address/${segment(name, 'name')}`, options),
+    showName: (name, options) => get(`/api/v1/names/${segment(name, 'name')}`, options),
+    registerName: (params, options) => changeGatewayName('register', params, options),
+    changeName: (params, options) => changeGatewayName('change', params, options),
+    releaseName: (params, options) => changeGatewayName('release', params, options),
     readErc6538: (address, params = {}, options) => get(`/api/v1/erc6538/${segment(address, 'address')}`, options, { chain_id: params.chain_id, scheme_id: params.scheme_id }),
 
     createChannel: (params, options) => post('/api/v1/yellow/channel/create', params, options),

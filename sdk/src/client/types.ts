@@ -328,6 +328,37 @@ export type ReadErc6538ReturnType = {
   meta_address: string;
 };
 
+// --- names at an ENS gateway (issue 33) ------------------------------------------------------
+
+/** GET /api/v1/names/:name, and the answer of a register/change/release. */
+export type GatewayNameJson = {
+  /** ENSIP-15 normalised. */
+  name: string;
+  registered: boolean;
+  /** `label`: under the deployment's parent name; `own`: the owner's ENS name; null when not registered. */
+  kind: 'label' | 'own' | null;
+  /** The meta-address lookups are paid to, lowercase hex without `0x`, or null. */
+  meta_address: string | null;
+  /** What the next register/change/release must sign (SDK `nameRegistrationMessage`). */
+  nonce: number;
+  /** The deployment's OffchainResolver (lowercase). */
+  resolver: string;
+  /** The parent name labels are registered under. */
+  parent: string;
+};
+
+/**
+ * Register, change or release a name. `sign` is EIP-191 `personal_sign` of the message by the
+ * meta-address's spending key (a label: the new meta-address's to register, the registered one's
+ * to change or release) or by the ENS owner (an own name), e.g. viem's `account.signMessage`.
+ */
+export type GatewayNameChangeParameters = {
+  name: string;
+  /** Either form (hex, bytes or `st:` URI); required to register or change. */
+  metaAddress?: string | Uint8Array;
+  sign: (message: string) => Promise<string>;
+};
+
 // --- private channels ---------------------------------------------------------------------
 
 export type CreateChannelParameters = {
