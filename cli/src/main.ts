@@ -60,6 +60,7 @@ const EXAMPLES: Record<string, string> = {
   pay: 'WRAITH_PRIVATE_KEY=0x… wraith pay alice.eth --amount 0.5 --announce chain --rpc http://127.0.0.1:8545 --api https://wraith.example',
   scan: 'wraith scan --keystore bob.json --rpc http://127.0.0.1:8545 --out found.json --json',
   withdraw: 'wraith withdraw --keystore bob.json --rpc http://127.0.0.1:8545 --discoveries found.json --all --to-derive "m/44\'/60\'/0\'/0/{i}" --dry-run',
+  name: 'wraith name register bob.wraith.eth --keystore bob.json --api https://wraith.example',
   history: 'wraith history --keystore bob.json --csv --out history.csv',
   bench: 'wraith bench --count 20000',
 };
