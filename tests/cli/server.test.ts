@@ -91,7 +91,7 @@ describe('wraith pay and wraith scan through the API', () => {
     expect(first).toMatchObject({ recipient: 'alice-cli.eth', announce: 'none', amount: '1500', saved: 'p1.json' });
     expect(first.stealth_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(first.stealth_sui_address).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(created.stderr).toContain(`Send 1500 (base units) to one of the addresses above`);
+    expect(created.stderr).toContain(`Send 0.0000000000000015 ETH to one of the addresses above`);
 
     const announced = await cli(['pay', '--payment', 'p1.json', '--announce', 'api', '--tx-hash', txHash(1), '--amount', '1500wei', '--chain-id', '1', '--api', server.url]);
     expect(announced.code).toBe(0);
