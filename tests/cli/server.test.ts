@@ -72,7 +72,7 @@ describe('wraith resolve', () => {
   it('an unreachable server or a missing --api say what to do', async () => {
     const down = await cli(['resolve', 'alice-cli.eth', '--api', 'http://127.0.0.1:9']);
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^wraith: NETWORK_ERROR: could not reach http:\/\/127\.0\.0\.1:9\/api\/v1\/ens\/resolve\/alice-cli\.eth \(.*ECONNREFUSED.*\) — check --api \(or WRAITH_API_URL\) and that the server is running\n$/);
+    expect(down.stderr).toMatch(/^wraith: NETWORK_ERROR: could not reach http:\/\/127\.0\.0\.1:9\/api\/v1\/ens\/resolve\/alice-cli\.eth \(.+\) — check --api \(or WRAITH_API_URL\) and that the server is running\n$/);
     const noApi = await cli(['resolve', 'alice-cli.eth']);
     expect(noApi.code).toBe(2);
     expect(noApi.stderr).toMatch(/^wraith: USAGE: resolving a name needs a server: pass --api/);
