@@ -137,7 +137,8 @@ export async function resolveRegistrant(reader: RegistryReader, registrant: Addr
   if (found.status === 'invalid') {
     throw new CliError('INVALID_REGISTRATION', `${who} registered under scheme ${found.schemeId} a value that is not a valid meta-address (${found.reason.replace(/\.$/, '')}); nothing was paid`, 'ask the recipient to register again, or for their meta-address (st:eth:0x…)');
   }
-  const source = name === null ? `from the ERC-6538 registry, registered by ${registrant}` : `from ENS ${name} (${registrant}), its ERC-6538 registration`;
+  // The registrant is named beside the source (`recipient: 0x…`): said once.
+  const source = name === null ? 'from the ERC-6538 registry' : `from ENS ${name} (${registrant}), its ERC-6538 registration`;
   return { meta: found.metaAddress, source, typed: false, name, ipfsCid: null, registrant };
 }
 

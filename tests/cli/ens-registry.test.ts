@@ -13,6 +13,7 @@ import { waitForTransactionReceipt } from 'viem/actions';
 import { foundry } from 'viem/chains';
 import { namehash } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metaAddressFingerprint } from '@wraith-pq/sdk';
 import { ERC6538_REGISTRY_ADDRESS } from '@wraith-pq/sdk/evm';
 import { DEV_KEYS } from '../helpers/announcer-chain.ts';
 import { compileEnsContracts, startEnsChain, type EnsChain } from '../helpers/ens-anvil.ts';
@@ -58,7 +59,10 @@ describe('a .eth name resolved through the RPC, then the ERC-6538 registry', () 
 
     const paid = await cli(['pay', 'dave.eth', ...ensFlags, '--amount', '1000wei']);
     expect(paid.code, paid.stderr).toBe(0);
-    expect(paid.stdout.split('\n')[0]).toBe(`scheme: scheme 3 (ERC-8441, hybrid ML-KEM + ECDH), for the recipient's 1250-byte meta-address registered by ${DAVE} in the ERC-6538 registry`);
+    expect(paid.stdout).toContain(`recipient: dave.eth, from ENS dave.eth (${DAVE}), its ERC-6538 registration\nfingerprint: ${metaAddressFingerprint(erc8441)}\n`);
+    expect(paid.stdout).toContain(`scheme: scheme 3 (ERC-8441, hybrid ML-KEM + ECDH), for the recipient's 1250-byte meta-address\n`);
+    // A name's lookup vouches for the meta-address: no fingerprint to confirm, and the payment is kept before its address is printed.
+    expect(paid.stdout).toMatch(/^payment kept in wraith-payment-0x[0-9a-fA-F]{40}\.json$/m);
     expect(paid.stdout).toMatch(/^stealth address \(EVM\): 0x[0-9a-fA-F]{40}$/m);
 
     const nobody = await cli(['pay', 'nobody.eth', ...ensFlags, '--amount', '1000wei']);

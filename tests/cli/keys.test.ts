@@ -45,7 +45,7 @@ describe('wraith keys', () => {
     const json = await cli(['keys', 'show', '--keystore', keystore, '--json'], { env: { WRAITH_PASSWORD: PASSWORD } });
     const [shown] = jsonLines(json.stdout);
     expect(shown).toMatchObject({ keystore, meta_address: metaAddress, erc8441_meta_address: plain.stdout.split('\n')[1] });
-    expect(Object.keys(shown!).sort()).toEqual(['erc8441_meta_address', 'keystore', 'meta_address', 'spending_public_key', 'viewing_public_key_bytes']);
+    expect(Object.keys(shown!).sort()).toEqual(['erc8441_fingerprint', 'erc8441_meta_address', 'fingerprint', 'keystore', 'meta_address', 'spending_public_key', 'viewing_public_key_bytes']);
   });
 
   it('a wrong password is one line with WRONG_PASSWORD and exit status 1', async () => {

@@ -161,10 +161,13 @@ describe('wraith keys, register and pay by address (ERC-6538, ERC-8441) on anvil
     expect(second).toMatchObject({ scheme_id: 3, symbol: 'TST' });
     expect(BigInt(second.gas_top_up)).toBeGreaterThan(0n);
 
-    // In text: the scheme is the first thing said.
+    // In text: first where the meta-address came from, its fingerprint, then the scheme.
     const legacy = await cli(['pay', BOB, '--announce', 'chain', '--rpc', chain.rpcUrl, '--scheme', '1000', '--amount', '0.1', '--save', 'legacy.json'], { WRAITH_PRIVATE_KEY: PAYER_KEY });
     expect(legacy.code, legacy.stderr).toBe(0);
-    expect(legacy.stdout.split('\n')[0]).toBe(`scheme: scheme 1000 (Wraith), for the recipient's 1250-byte meta-address registered by ${BOB} in the ERC-6538 registry`);
+    const [who, fingerprint, scheme] = legacy.stdout.split('\n');
+    expect(who).toBe(`recipient: ${BOB}, from the ERC-6538 registry`);
+    expect(fingerprint).toMatch(/^fingerprint: [0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+    expect(scheme).toBe(`scheme: scheme 1000 (Wraith), for the recipient's 1250-byte meta-address`);
     const third = { stealth_address: /^stealth address \(EVM\): (0x[0-9a-fA-F]{40})$/m.exec(legacy.stdout)![1]!, scheme_id: 1000 };
     expect(JSON.parse(readFileSync(join(dir.path, 'legacy.json'), 'utf8'))).toMatchObject({ scheme_id: 1000, stealth_address: third.stealth_address });
     paid.push(first as never, second as never, third);

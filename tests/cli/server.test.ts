@@ -72,7 +72,7 @@ describe('wraith resolve', () => {
   it('an unreachable server or a missing --api say what to do', async () => {
     const down = await cli(['resolve', 'alice-cli.eth', '--api', 'http://127.0.0.1:9']);
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^wraith: NETWORK_ERROR: .* — check the URL and that the server is running\n$/);
+    expect(down.stderr).toMatch(/^wraith: NETWORK_ERROR: could not reach http:\/\/127\.0\.0\.1:9\/api\/v1\/ens\/resolve\/alice-cli\.eth \(.+\) — check --api \(or WRAITH_API_URL\) and that the server is running\n$/);
     const noApi = await cli(['resolve', 'alice-cli.eth']);
     expect(noApi.code).toBe(2);
     expect(noApi.stderr).toMatch(/^wraith: USAGE: resolving a name needs a server: pass --api/);
@@ -91,7 +91,7 @@ describe('wraith pay and wraith scan through the API', () => {
     expect(first).toMatchObject({ recipient: 'alice-cli.eth', announce: 'none', amount: '1500', saved: 'p1.json' });
     expect(first.stealth_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(first.stealth_sui_address).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(created.stderr).toContain(`Send 1500 (base units) to one of the addresses above`);
+    expect(created.stderr).toContain(`Send 0.0000000000000015 ETH to one of the addresses above`);
 
     const announced = await cli(['pay', '--payment', 'p1.json', '--announce', 'api', '--tx-hash', txHash(1), '--amount', '1500wei', '--chain-id', '1', '--api', server.url]);
     expect(announced.code).toBe(0);

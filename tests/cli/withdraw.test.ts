@@ -7,7 +7,6 @@
  * failing one reported with its reason while the others go through; `wraith history` lists what
  * was withdrawn, as CSV and JSON that agree with the chain's receipts. No run prints a secret.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { erc20Abi, getAddress, parseEther, type Address, type Hash } from 'viem';
@@ -16,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, HISTORY_CSV_COLUMNS, metaAddressFingerprint, openKeys, parseHistoryRecords, scanRegistry } from '@wraith-pq/sdk';
 import { chainAnnouncementPages } from '@wraith-pq/sdk/evm';
 import { DEV_KEYS, type AnnouncerChain } from '../helpers/announcer-chain.ts';
-import { PROJECT_DIR, temporaryDirectory } from '../helpers/server.ts';
-import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
+import { temporaryDirectory } from '../helpers/server.ts';
+import { ERROR_LINE, jsonLines, recordingCli, requireCliBuild, runOnTerminal } from './run-cli.ts';
 import { startTokenChain } from './token-chain.ts';
 
 const PASSWORD = 'withdraw-test-password';
@@ -37,27 +36,11 @@ const tokensOf = (address: string) => chain.publicClient.readContract({ address:
 const nonceOf = (key: `0x${string}`) => chain.publicClient.getTransactionCount({ address: privateKeyToAccount(key).address });
 const fresh = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
-/** `wraith ...args` on a pseudo-terminal (`script`, util-linux), typing `answer` at the [y/N] question. */
-function onTerminal(args: string[], answer: string): Promise<{ code: number | null; output: string }> {
-  const env = Object.fromEntries([...Object.entries(process.env).filter(([name]) => !name.startsWith('WRAITH_')), ['WRAITH_PASSWORD', PASSWORD]]) as NodeJS.ProcessEnv;
-  const child = spawn('script', ['-qec', [process.execPath, join(PROJECT_DIR, 'cli', 'bin', 'wraith.js'), ...args].join(' '), '/dev/null'], { cwd: dir.path, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  let answered = false;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-    if (!answered && output.includes('[y/N] ')) {
-      answered = true;
-      child.stdin.write(`${answer}\r`);
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) =>
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      runs.push({ code, stdout: output, stderr: '' });
-      resolve({ code, output });
-    }),
-  );
+/** `wraith ...args` on a pseudo-terminal, typing `answer` at the [y/N] question; kept with the other runs. */
+async function onTerminal(args: string[], answer: string): Promise<{ code: number | null; output: string }> {
+  const run = await runOnTerminal(args, answer, { cwd: dir.path, env: { WRAITH_PASSWORD: PASSWORD } });
+  runs.push({ code: run.code, stdout: run.output, stderr: '' });
+  return run;
 }
 
 beforeAll(async () => {
