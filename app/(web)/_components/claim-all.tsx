@@ -74,7 +74,9 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
   const [linkingAccepted, setLinkingAccepted] = useState(false);
   const [estimates, setEstimates] = useState<Map<number, Estimate> | null>(null);
   const [busy, setBusy] = useState<'reading' | 'estimating' | 'claiming' | null>(null);
+  /** What stopped a review or a claim (kept when the balances are read again, on whatever chain). */
   const [error, setError] = useState<string | null>(null);
+  const [readError, setReadError] = useState<string | null>(null);
   /** Held while a review or a claim runs, from the click on: `busy` shows only after the first await. */
   const acting = useRef(false);
   const run = history?.run && history.run.chainId === reader.chainId ? history.run : null;
@@ -135,7 +137,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
 
   const readAll = useCallback(async () => {
     setBusy('reading');
-    setError(null);
+    setReadError(null);
     setEstimates(null);
     try {
       await onConnectionChain();
@@ -154,7 +156,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
       setReads(read);
       setSelected(new Set(here.filter((d) => hasBalance(read.get(d.id)?.funds ?? null) && !isDone(d.id, read.get(d.id)?.funds ?? null)).map((d) => d.id)));
     } catch (cause) {
-      setError(errorMessage(cause));
+      setReadError(errorMessage(cause));
     } finally {
       setBusy(null);
     }
@@ -593,6 +595,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
           </p>
         </div>
       </details>
+      {readError && readError !== error && <Notice kind="error">{readError}</Notice>}
       {error && <Notice kind="error">{error}</Notice>}
     </div>
   );

@@ -306,7 +306,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
               ? 'Cancelling…'
               : run.phase === 'running'
                 ? `${formatCount(done)} of ${formatCount(max)} checked · ${formatRate(rate)} · ${rate > 0 ? formatEta(left / rate) : 'estimating…'} left`
-                : left === 0 && done > 0
+                : left === 0 && (done > 0 || message?.kind === 'success')
                   ? 'Up to date.'
                   : done > 0
                     ? `Stopped part way: ${formatCount(left)} left to check.`
@@ -320,7 +320,7 @@ function Scanner({ keys }: { keys: UnlockedKeys }) {
           ) : (
             <>
               <button type="button" onClick={() => start(false)}>
-                {saved.cursor > 0 ? (left > 0 ? 'Resume scan' : 'Check for new payments') : 'Start scan'}
+                {saved.cursor > 0 || message?.kind === 'success' ? (left > 0 ? 'Resume scan' : 'Check for new payments') : 'Start scan'}
               </button>
               {saved.cursor > 0 && (
                 <button type="button" className="secondary" onClick={() => start(true)}>
