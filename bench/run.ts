@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { machine } from './harness.ts';
 import { benchApi } from './api.ts';
 import { benchBrowser } from './browser.ts';
+import { benchGasless } from './gasless.ts';
 import { benchIndexer } from './indexer.ts';
 import { benchLoad } from './load.ts';
 import { benchPool } from './pool.ts';
@@ -30,6 +31,8 @@ const suites: Record<string, () => Promise<unknown> | unknown> = {
   indexer: benchIndexer,
   // Issue 30: one payment through WraithPay against separate transactions, in gas.
   'pay-gas': benchPayGas,
+  // Gas of a gasless withdrawal (EIP-7702 + ERC-4337 v0.8, alto) against a plain withdrawToken (issue 31).
+  gasless: benchGasless,
 };
 
 console.log(`# Wraith benchmarks\n\nMachine: ${machine()}\nDate: ${new Date().toISOString()}`);
@@ -39,4 +42,4 @@ for (const [name, run] of Object.entries(suites)) {
   results[name] = await run();
 }
 mkdirSync(new URL('./out/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./out/results.json', import.meta.url), JSON.stringify({ machine: machine(), date: new Date().toISOString(), results }, null, 2));
+writeFileSync(new URL('./out/results.json', import.meta.url), JSON.stringify({ machine: machine(), date: new Date().toISOString(), results }, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2));

@@ -102,6 +102,11 @@ const HINTS: Record<string, string> = {
   CHAIN_RPC_FAILED: 'check --rpc and that the node is reachable',
   INSUFFICIENT_GAS: 'fund the address with the chain\'s native coin first',
   TRANSACTION_REVERTED: 'nothing was paid; check the amount, the token and the sender\'s balance',
+  BUNDLER_UNREACHABLE: 'check --bundler (or the server\'s chain settings) and try again; nothing was sent',
+  PAYMASTER_REFUSED: 'nothing was moved; check --paymaster and --token, or withdraw without --gasless after sending the address some coin',
+  QUOTE_EXPIRED: 'the paymaster\'s price lapsed; try again later, nothing was sent',
+  FEE_ABOVE_MAX: 'the fee rose since the estimate; run the command again to see the new fee',
+  ENTRY_POINT_MISSING: 'this chain has no EntryPoint v0.8: withdraw without --gasless',
   PAYMENT_NOT_ANNOUNCED: 'do not pay again: announce the kept payment with wraith pay --payment <file> --announce chain --rpc <url>',
 };
 

@@ -26,6 +26,10 @@ export type StepEstimate = {
   l1Fee: bigint;
   /** The coin after token withdrawals: their fees are bounds, so the amount is at least this (prices permitting). */
   afterTokens: boolean;
+  /** The fee's unit when it is not the coin (a gasless withdrawal pays it in the token). */
+  feeUnit?: AssetUnit;
+  /** Coin moved along in the same operation (gasless). */
+  coin?: bigint;
 };
 
 export type PaymentEstimate = {
@@ -90,7 +94,7 @@ function pick(price: WithdrawReturnType | Awaited<ReturnType<typeof estimateWith
   return { amount: price.amount, fee: price.fee, feeKind: price.feeKind, maxRemainder: price.maxRemainder, l1Fee: price.l1Fee };
 }
 
-export type StepResult = { asset: Asset; symbol: string; hash: Hash; amount: bigint; fee: bigint; feeKind: FeeKind; feePaid: bigint };
+export type StepResult = { asset: Asset; symbol: string; hash: Hash; amount: bigint; fee: bigint; feeKind: FeeKind; feePaid: bigint; /** The fee's unit when it is not the coin (gasless: the token). */ feeUnit?: AssetUnit };
 
 export type PaymentResult = {
   stealthAddress: Address;
@@ -134,13 +138,21 @@ export async function withdrawPayment(client: PublicClient, estimate: PaymentEst
       onStep(done);
     }
   } catch (error) {
+    return closeResult(client, result, error);
+  }
+  return closeResult(client, result);
+}
+
+/** A payment's result once its withdrawals are done: the failure's reason if there was one, and the coin left at the stealth address. */
+export async function closeResult(client: PublicClient, result: PaymentResult, failure?: unknown): Promise<PaymentResult> {
+  if (failure !== undefined) {
     result.status = 'failed';
-    result.error = reasonOf(error);
+    result.error = reasonOf(failure);
   }
   try {
-    result.leftBehind = await client.getBalance({ address: payment.stealthAddress });
+    result.leftBehind = await client.getBalance({ address: result.stealthAddress });
   } catch {
-    // The balance is for the report only; the withdrawals above stand.
+    // The balance is for the report only; the withdrawals made stand.
   }
   return result;
 }

@@ -29,10 +29,11 @@ import { info, result, resultJson } from '../output.js';
 import { apiClient } from '../recipient.js';
 import { readSecretInput } from '../secrets.js';
 import { findSpendable, noteToken, type SpendableSource } from '../spendable.js';
-import { estimatePaymentWithdrawal, reasonOf, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate } from '../withdrawal-run.js';
+import { estimateGaslessPayment, gaslessFlags, gaslessRoute, withdrawGaslessPayment } from '../gasless-run.js';
+import { estimatePaymentWithdrawal, reasonOf, withdrawPayment, type PaymentEstimate, type PaymentResult, type StepEstimate, type StepResult } from '../withdrawal-run.js';
 
 export const USAGE =
-  'wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json> | --from-block <n> [--to-block <n>]] (--all | --address <stealth address>…) (--to-file <addresses> | --to-derive <path template> [--from-index <n>] | --to <address> [--allow-linking]) [--token <address>…] [--yes] [--dry-run] [--json]';
+  'wraith withdraw --keystore <file> --rpc <url> [--discoveries <scan.json> | --from-block <n> [--to-block <n>]] (--all | --address <stealth address>…) (--to-file <addresses> | --to-derive <path template> [--from-index <n>] | --to <address> [--allow-linking]) [--token <address>…] [--gasless [--bundler <url> --paymaster <address>]] [--yes] [--dry-run] [--json]';
 
 const OPTIONS = {
   keystore: { type: 'string' },
@@ -49,6 +50,9 @@ const OPTIONS = {
   'from-index': { type: 'string' },
   token: { type: 'string', multiple: true },
   'allow-linking': { type: 'boolean' },
+  gasless: { type: 'boolean' },
+  bundler: { type: 'string' },
+  paymaster: { type: 'string' },
   yes: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -79,6 +83,7 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
   const toBlock = bigintFlag(values['to-block'], 'to-block', USAGE);
   if (values.discoveries !== undefined && (fromBlock !== undefined || toBlock !== undefined)) throw new UsageError('--from-block and --to-block scan the chain: leave them out with --discoveries', `usage: ${USAGE}`);
   const discoveries = values.discoveries === undefined ? null : await readDiscoveriesFile(values.discoveries);
+  const gaslessFlagRoute = gaslessFlags(values, USAGE);
 
   const { keys, password } = await openKeystoreWithPassword(values.keystore);
   const rule = template === undefined ? undefined : derivationRule(await readSecretInput('WRAITH_DESTINATION_KEY', "destination wallet's extended public key or recovery phrase"), template, USAGE);
@@ -146,8 +151,12 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
     });
   }
   const units = new Map<Address, AssetUnit>(await Promise.all(tokens.map(async (t) => [t, await tokenUnit(client, t)] as const)));
+  // --gasless: a bundler and a paymaster that takes its fee in the token pay the gas (src/gasless-run.ts).
+  const route = values.gasless === true ? await gaslessRoute(gaslessFlagRoute, apiClient(values.api, USAGE), chain.id, USAGE) : undefined;
   const estimates: PaymentEstimate[] = [];
-  for (const [i, { payment, holdings }] of holding.entries()) estimates.push(await estimatePaymentWithdrawal(client, payment, holdings, destinations[i]!, units));
+  for (const [i, { payment, holdings }] of holding.entries()) {
+    estimates.push(route === undefined ? await estimatePaymentWithdrawal(client, payment, holdings, destinations[i]!, units) : await estimateGaslessPayment(client, payment, holdings, destinations[i]!, units, route));
+  }
 
   const indexOf = (stealth: Address) => assignments.find((a) => a.stealth_address === stealth)?.index ?? null;
   showEstimates(estimates, chain.id, values.json === true, indexOf);
@@ -177,7 +186,8 @@ export async function withdrawCommand(argv: string[]): Promise<void> {
       if (stopping) break;
       const label = `[${i + 1}/${estimates.length}] ${estimate.payment.stealthAddress}`;
       info(`${label} → ${estimate.destination}…`);
-      const done = await withdrawPayment(client, estimate, (step) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, NATIVE_UNIT)})`));
+      const onStep = (step: StepResult) => info(`${label}: ${formatAmount(step.amount, unitOf(step.asset, units))} sent in ${step.hash} (fee ${formatAmount(step.feePaid, step.feeUnit ?? NATIVE_UNIT)})`);
+      const done = route === undefined ? await withdrawPayment(client, estimate, onStep) : await withdrawGaslessPayment(client, estimate, route, onStep);
       results.push(done);
       if (done.error !== null) info(`${label}: FAILED: ${done.error.code}: ${done.error.message} — ${done.error.hint}`);
       if (done.status === 'skipped') info(`${label}: skipped: its ${formatAmount(done.leftBehind, NATIVE_UNIT)} would not pay the fee of moving it`);
@@ -236,13 +246,15 @@ function unitOf(asset: StepEstimate['asset'], units: Map<Address, AssetUnit>): A
  * The fee as it can honestly be promised. Every transaction is priced again when it is signed,
  * at the gas price of that moment: the first one of the run is signed at the price read now, so
  * an exact fee is "exactly" that; every later one is signed after earlier legs were mined, which
- * moves the base fee (EIP-1559), so its figure holds "at today's prices" only.
+ * moves the base fee (EIP-1559), so its figure holds "at today's prices" only. A gasless
+ * withdrawal's fee is in the token, through the bundler.
  */
 function feeText(step: StepEstimate, first: boolean): string {
   const l1 = step.l1Fee > 0n ? ` (L1 data fee ${formatAmount(step.l1Fee, NATIVE_UNIT)} of it)` : '';
-  const fee = formatAmount(step.fee, NATIVE_UNIT);
-  if (first) return `fee ${step.feeKind === 'exact' ? 'exactly' : 'at most'} ${fee}${l1}`;
-  return `fee ${step.feeKind === 'exact' ? 'about' : 'at most'} ${fee} at today's prices${l1}`;
+  const fee = formatAmount(step.fee, step.feeUnit ?? NATIVE_UNIT);
+  const via = step.feeUnit === undefined ? '' : ', paid in the token through the bundler';
+  if (first) return `fee ${step.feeKind === 'exact' ? 'exactly' : 'at most'} ${fee}${via}${l1}`;
+  return `fee ${step.feeKind === 'exact' ? 'about' : 'at most'} ${fee} at today's prices${via}${l1}`;
 }
 
 /** The estimate, before anything is signed: on stderr as text, or as `estimate` JSON lines. */
@@ -257,7 +269,7 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
         destination: e.destination,
         destination_index: indexOf(e.payment.stealthAddress),
         destination_used: e.destinationUsed,
-        withdrawals: e.steps.map((s) => ({ asset: s.asset, symbol: s.unit.symbol, amount: s.amount, fee: s.fee, fee_kind: s.feeKind, max_remainder: s.maxRemainder, l1_fee: s.l1Fee, after_token_fees: s.afterTokens, at_todays_prices: s !== firstStep })),
+        withdrawals: e.steps.map((s) => ({ asset: s.asset, symbol: s.unit.symbol, amount: s.amount, fee: s.fee, fee_asset: s.feeUnit === undefined ? 'native' : s.asset, fee_kind: s.feeKind, max_remainder: s.maxRemainder, l1_fee: s.l1Fee, after_token_fees: s.afterTokens, at_todays_prices: s !== firstStep })),
         stays_behind: { dust: e.dust, max_remainder: e.steps.find((s) => s.asset === 'native')?.maxRemainder ?? 0n },
         problem: e.problem,
       });
@@ -270,7 +282,8 @@ function showEstimates(estimates: PaymentEstimate[], chainId: number, json: bool
     for (const s of e.steps) {
       const about = s.afterTokens ? ' (about, at today\'s prices: the coin left once the token withdrawal has paid its gas)' : '';
       const behind = s.asset === 'native' ? `; ${s.maxRemainder === 0n ? '0 wei stays behind' : `at most ${formatAmount(s.maxRemainder, NATIVE_UNIT)} stays behind`}` : '';
-      info(`       ${formatAmount(s.amount, s.unit)}${about}, ${feeText(s, s === firstStep)}${behind}`);
+      const along = s.coin !== undefined && s.coin > 0n ? `; its ${formatAmount(s.coin, NATIVE_UNIT)} of the coin goes along` : '';
+      info(`       ${formatAmount(s.amount, s.unit)}${about}, ${feeText(s, s === firstStep)}${behind}${along}`);
     }
     if (e.dust > 0n) info(`       ${formatAmount(e.dust, NATIVE_UNIT)} of the coin stays behind: less than the fee of moving it`);
     if (e.problem !== null) info(`       cannot withdraw: ${e.problem.code}: ${e.problem.message} — ${e.problem.hint}`);
@@ -283,14 +296,14 @@ function resultJsonOf(r: PaymentResult, units: Map<Address, AssetUnit>) {
     stealth_address: r.stealthAddress,
     destination: r.destination,
     status: r.status,
-    withdrawals: r.withdrawals.map((w) => ({ asset: w.asset, symbol: unitOf(w.asset, units).symbol, hash: w.hash, amount: w.amount, fee: w.fee, fee_kind: w.feeKind, fee_paid: w.feePaid })),
+    withdrawals: r.withdrawals.map((w) => ({ asset: w.asset, symbol: unitOf(w.asset, units).symbol, hash: w.hash, amount: w.amount, fee: w.fee, fee_asset: w.feeUnit === undefined ? 'native' : w.asset, fee_kind: w.feeKind, fee_paid: w.feePaid })),
     left_behind: r.leftBehind,
     error: r.error,
   };
 }
 
 function resultLine(r: PaymentResult, units: Map<Address, AssetUnit>): string {
-  const parts = r.withdrawals.map((w) => `${formatAmount(w.amount, unitOf(w.asset, units))} in ${w.hash} (fee ${formatAmount(w.feePaid, NATIVE_UNIT)})`);
+  const parts = r.withdrawals.map((w) => `${formatAmount(w.amount, unitOf(w.asset, units))} in ${w.hash} (fee ${formatAmount(w.feePaid, w.feeUnit ?? NATIVE_UNIT)})`);
   if (r.status === 'skipped') return `skipped ${r.stealthAddress}: ${formatAmount(r.leftBehind, NATIVE_UNIT)} stays, less than the fee of moving it`;
   if (r.status === 'done') return `withdrew ${r.stealthAddress} → ${r.destination}: ${parts.join(', ') || 'nothing'}`;
   return `FAILED ${r.stealthAddress} → ${r.destination}: ${r.error!.code}: ${r.error!.message} — ${r.error!.hint}${parts.length > 0 ? ` (done before the failure: ${parts.join(', ')})` : ''}`;
@@ -302,7 +315,9 @@ function historyRecords(r: PaymentResult, chainId: number, units: Map<Address, A
   const base = { date, announcementId: null, chainId, stealthAddress: r.stealthAddress, destination: r.destination };
   const records: WithdrawalRecord[] = r.withdrawals.map((w) => {
     const unit = unitOf(w.asset, units);
-    return { ...base, status: 'withdrawn', asset: w.asset, symbol: unit.symbol, decimals: unit.decimals, amount: w.amount.toString(), feePaid: w.feePaid.toString(), feeBound: w.fee.toString(), feeKind: w.feeKind, hash: w.hash, error: null };
+    // The history's fees are in the coin: a gasless withdrawal paid none (its fee in the token is balance - amount).
+    const coinFee = w.feeUnit === undefined;
+    return { ...base, status: 'withdrawn', asset: w.asset, symbol: unit.symbol, decimals: unit.decimals, amount: w.amount.toString(), feePaid: coinFee ? w.feePaid.toString() : '0', feeBound: coinFee ? w.fee.toString() : '0', feeKind: coinFee ? w.feeKind : 'exact', hash: w.hash, error: null };
   });
   if (r.error !== null) records.push({ ...base, status: 'failed', asset: 'native', symbol: null, decimals: null, amount: null, feePaid: null, feeBound: null, feeKind: null, hash: null, error: `${r.error.code}: ${r.error.message}` });
   return records;
