@@ -225,6 +225,9 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(answer.json.error.code).toBe('WRONG_SENDER');
     const viaGet = await fetch(`${server.url}/api/v1/ccip/${privateKeyToAddress(generatePrivateKey())}/${lookupCallData(`alice.${PARENT}`)}.json`);
     expect(viaGet.status).toBe(400);
+    // Neither the signing key nor the secret, nor the names looked up, reach the log.
+    const logged = server.log() + server.stderr();
+    for (const secret of [SIGNING_KEY.slice(2), serverEnv().ENS_GATEWAY_SECRET!, 'alice.wraith.eth']) expect(logged).not.toContain(secret);
   });
 
   it('answers with Cache-Control: no-store over GET, as EIP-3668 clients call it', async () => {
