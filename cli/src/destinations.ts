@@ -9,11 +9,13 @@
  * address).
  * @module
  */
-import { getAddress, isAddress, type Address } from 'viem';
+import { checksumProblem } from '@wraith-pq/sdk';
+import { getAddress, type Address } from 'viem';
 import type { DerivationRule } from './derivation.js';
 import { CliError, UsageError } from './errors.js';
 import { readTextFile } from './files.js';
 import type { DestinationAssignment } from './history-file.js';
+import { addressFlag, checksumError } from './typed-address.js';
 
 /** One address per payment, in the order of `count` payments; refuses what would link them unless `allowLinking`. */
 export async function assignDestinations(options: {
@@ -30,12 +32,14 @@ export async function assignDestinations(options: {
   if ((to === undefined) === (toFile === undefined)) throw new UsageError('pass a destination: --to <address> or --to-file <file of fresh addresses, one per payment>', `usage: ${usage}`);
   let list: Address[];
   if (to !== undefined) {
-    if (!isAddress(to, { strict: false })) throw new UsageError('--to must be an EVM address (0x + 40 hex)', `usage: ${usage}`);
-    list = Array.from({ length: count }, () => getAddress(to));
+    const address = addressFlag(to, 'to', usage);
+    list = Array.from({ length: count }, () => address);
   } else {
     const lines = (await readTextFile(toFile!, '--to-file')).split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l !== '');
     lines.forEach((line, i) => {
-      if (!isAddress(line, { strict: false })) throw new CliError('INVALID_FILE', `--to-file ${toFile}: line ${i + 1} is not an EVM address`, 'write one address (0x + 40 hex) per line');
+      const problem = checksumProblem(line);
+      if (problem === 'format') throw new CliError('INVALID_FILE', `--to-file ${toFile}: line ${i + 1} is not an EVM address`, 'write one address (0x + 40 hex) per line');
+      if (problem === 'checksum') throw checksumError(`--to-file ${toFile}: line ${i + 1} (${line})`);
     });
     // Fresh means unused: a resumed run passes over the addresses earlier runs filled.
     const unused: Address[] = [];

@@ -26,6 +26,7 @@ import { mainnet } from 'viem/chains';
 import { normalize } from 'viem/ens';
 import { urlFlag } from './args.js';
 import { CliError, noteApiBaseUrl, UsageError } from './errors.js';
+import { checksumError } from './typed-address.js';
 
 /**
  * A client of the server at `--api` or WRAITH_API_URL (API key from WRAITH_API_KEY), or
@@ -175,7 +176,7 @@ export async function resolveRecipient(
   };
   if (isPlainAddress(trimmed)) {
     // A mixed-case address carries an EIP-55 checksum: a typo in it must not send money elsewhere.
-    if (checksumProblem(trimmed) !== null) throw new CliError('INVALID_ADDRESS', `${trimmed} fails its EIP-55 checksum (mixed case): a character is probably wrong`, 'copy the address again, or give it all in lowercase');
+    if (checksumProblem(trimmed) !== null) throw checksumError(trimmed);
     return resolveRegistrant(await needRegistry('paying a plain address'), getAddress(trimmed), null);
   }
   if (isName(trimmed)) {

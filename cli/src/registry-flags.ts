@@ -5,10 +5,10 @@
  * `--ens-resolver <address>` (ENS's Universal Resolver; default mainnet's on chain 1).
  * @module
  */
-import { getAddress, isAddress, type Address } from 'viem';
+import type { Address } from 'viem';
 import { connectChain } from './chain.js';
-import { UsageError } from './errors.js';
 import type { RegistryReader } from './recipient.js';
+import { addressFlag } from './typed-address.js';
 
 export const REGISTRY_OPTIONS = {
   registry: { type: 'string' },
@@ -17,15 +17,13 @@ export const REGISTRY_OPTIONS = {
 
 export type RegistryFlags = { registry?: Address; ensUniversalResolver?: Address };
 
-function addressFlag(value: string | undefined, flag: string, usage: string): Address | undefined {
-  if (value === undefined) return undefined;
-  if (!isAddress(value, { strict: false })) throw new UsageError(`--${flag} must be an EVM address (0x + 40 hex)`, `usage: ${usage}`);
-  return getAddress(value);
+function optionalAddressFlag(value: string | undefined, flag: string, usage: string): Address | undefined {
+  return value === undefined ? undefined : addressFlag(value, flag, usage);
 }
 
 export function registryFlags(values: { registry?: string | undefined; 'ens-resolver'?: string | undefined }, usage: string): RegistryFlags {
-  const registry = addressFlag(values.registry, 'registry', usage);
-  const ensUniversalResolver = addressFlag(values['ens-resolver'], 'ens-resolver', usage);
+  const registry = optionalAddressFlag(values.registry, 'registry', usage);
+  const ensUniversalResolver = optionalAddressFlag(values['ens-resolver'], 'ens-resolver', usage);
   return { ...(registry === undefined ? {} : { registry }), ...(ensUniversalResolver === undefined ? {} : { ensUniversalResolver }) };
 }
 

@@ -3,10 +3,15 @@
  * function that hands out indices: an address an earlier run gave one payment is never given to
  * another, whatever rule or chain it was recorded under (an xpub's `0/{i}` and the phrase's full
  * path name the same addresses; a payment on another chain shows no activity on this one).
+ * And the destinations typed (`--to`, `--to-file`): a mixed case that is not the EIP-55 checksum is a typo, refused.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { getAddress } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { deriveDestinations } from '../../cli/src/destinations.ts';
+import { assignDestinations, deriveDestinations } from '../../cli/src/destinations.ts';
+import { temporaryDirectory } from '../helpers/server.ts';
 import type { DerivationRule } from '../../cli/src/derivation.ts';
 import type { DestinationAssignment } from '../../cli/src/history-file.ts';
 
@@ -37,5 +42,32 @@ describe('deriveDestinations', () => {
     const earlier: DestinationAssignment[] = [{ stealth_address: stealth(5), chain_id: 31337, rule: rule.template, index: 7, destination: addressAt(7) }];
     const { destinations } = await deriveDestinations({ rule, fromIndex: 0, chainId: 31337, payments: [stealth(5), stealth(6)], stealthAddresses: [stealth(5), stealth(6)], earlier, isUsed: async (a) => a === addressAt(0) });
     expect(destinations).toEqual([addressAt(7), addressAt(1)]);
+  });
+});
+
+describe('assignDestinations', () => {
+  // EIP-55's example address, and the same with one letter's case changed: a mistyped character.
+  const good = '0x52908400098527886E0F7030069857D2E4169EE7';
+  const typo = '0x52908400098527886e0F7030069857D2E4169EE7';
+  const base = { count: 1, allowLinking: false, stealthAddresses: [stealth(9)], isUsed: async () => false, usage: 'wraith withdraw' };
+
+  it('refuses a --to whose mixed case is not its EIP-55 checksum, and takes the checksummed or one-case address', async () => {
+    await expect(assignDestinations({ ...base, to: typo })).rejects.toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringContaining('EIP-55 checksum') });
+    expect(await assignDestinations({ ...base, to: good })).toEqual([good]);
+    expect(await assignDestinations({ ...base, to: good.toLowerCase() })).toEqual([good]);
+    await expect(assignDestinations({ ...base, to: '0x5290' })).rejects.toMatchObject({ code: 'USAGE' });
+  });
+
+  it('refuses a --to-file line whose mixed case is not its EIP-55 checksum, naming the line', async () => {
+    const dir = temporaryDirectory('wraith-destinations-');
+    try {
+      const file = join(dir.path, 'to.txt');
+      writeFileSync(file, `${good.toLowerCase()}\n${typo}\n`);
+      await expect(assignDestinations({ ...base, count: 2, toFile: file })).rejects.toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringContaining('line 2') });
+      writeFileSync(file, `${good}\n${stealth(7)}\n`);
+      expect(await assignDestinations({ ...base, count: 2, toFile: file })).toEqual([good, getAddress(stealth(7))]);
+    } finally {
+      dir.remove();
+    }
   });
 });

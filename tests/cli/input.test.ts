@@ -59,6 +59,22 @@ describe('a command line that helps', { timeout: 180_000 }, () => {
     expect(command.stderr).toMatch(/^wraith: USAGE: unknown command "withdarw" \(did you mean withdraw\?\) — run `wraith withdraw --help`\n$/);
   });
 
+  it('refuses an address flag whose mixed case is not its EIP-55 checksum, as a typo, before reaching the node', async () => {
+    // One letter's case changed in a checksummed address (EIP-55's own example): a mistyped character.
+    const typo = '0x52908400098527886e0F7030069857D2E4169EE7';
+    const unreachable = 'http://127.0.0.1:1';
+    const registry = await cli(['resolve', '0x52908400098527886e0f7030069857d2e4169ee7', '--rpc', unreachable, '--registry', typo]);
+    expect(registry.code).toBe(1);
+    expect(registry.stderr).toMatch(ERROR_LINE);
+    expect(registry.stderr).toContain(`wraith: INVALID_ADDRESS: --registry ${typo} fails its EIP-55 checksum`);
+    const address = await cli(['withdraw', '--keystore', keystore, '--rpc', unreachable, '--address', typo, '--to', typo.toLowerCase()]);
+    expect(address.stderr).toContain(`wraith: INVALID_ADDRESS: --address ${typo} fails its EIP-55 checksum`);
+    // All one case carries no checksum: taken as is, so the run goes on to the node it cannot reach.
+    const lower = await cli(['resolve', typo.toLowerCase(), '--rpc', unreachable, '--registry', typo.toUpperCase().replace('0X', '0x')]);
+    expect(lower.stderr).not.toContain('INVALID_ADDRESS');
+    expect(lower.stderr).toContain('127.0.0.1:1');
+  });
+
   it('help <command> and <command> --help show that command\'s usage and an example', async () => {
     const [help, flag] = await Promise.all([cli(['help', 'scan']), cli(['withdraw', '--help'])]);
     expect(help.code).toBe(0);

@@ -29,15 +29,16 @@
  * character still decodes as a valid meta-address, and a payment to it is lost.
  * @module
  */
-import { announcementForPayment, announcementMetadata, createStealthPayment, fingerprintMatches, metaAddressFingerprint, type PaymentNoteInput } from '@wraith-pq/sdk';
+import { announcementForPayment, announcementMetadata, checksumProblem, createStealthPayment, fingerprintMatches, metaAddressFingerprint, type PaymentNoteInput } from '@wraith-pq/sdk';
 import { announceParameters, payStealth } from '@wraith-pq/sdk/evm';
-import { getAddress, isAddress, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { formatAmount, NATIVE_UNIT, parseAmount, tokenUnit, type AssetUnit } from '../amounts.js';
 import { bigintFlag, parseCommand, urlFlag } from '../args.js';
 import { connectChain, senderWallet } from '../chain.js';
 import { confirm } from '../confirm.js';
 import { CliError, UsageError } from '../errors.js';
+import { addressFlag } from '../typed-address.js';
 import { info, result, resultJson } from '../output.js';
 import { loadPaymentFile, savePaymentFile, type SavedPayment } from '../payment-file.js';
 import { checkPayerFunds } from '../payer-funds.js';
@@ -96,8 +97,8 @@ export async function payCommand(argv: string[]): Promise<void> {
   let token: Address | undefined;
   let noteToken: Address | 'coin' | undefined;
   if (values.token !== undefined) {
-    if (values.token !== 'coin' && !isAddress(values.token, { strict: false })) throw new UsageError('--token must be the ERC-20 contract\'s address (0x + 40 hex), or coin', `usage: ${USAGE}`);
-    noteToken = values.token === 'coin' ? 'coin' : getAddress(values.token);
+    if (values.token !== 'coin' && checksumProblem(values.token) === 'format') throw new UsageError('--token must be the ERC-20 contract\'s address (0x + 40 hex), or coin', `usage: ${USAGE}`);
+    noteToken = values.token === 'coin' ? 'coin' : addressFlag(values.token, 'token', USAGE);
     if (announce === 'none') throw new UsageError('--token goes with --announce chain (it pays that ERC-20) or names the asset paid in the note of --announce api / --payment', `usage: ${USAGE}`);
     if (announce === 'chain' && values.payment === undefined && noteToken !== 'coin') token = noteToken;
   }

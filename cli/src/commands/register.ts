@@ -24,6 +24,7 @@ import { parseCommand, urlFlag } from '../args.js';
 import { connectChain, senderWallet } from '../chain.js';
 import { confirm } from '../confirm.js';
 import { CliError, UsageError } from '../errors.js';
+import { addressFlag } from '../typed-address.js';
 import { parseJsonFile, readTextFile } from '../files.js';
 import { erc8441KeysOfKeystore, openKeystoreFile } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
@@ -62,7 +63,7 @@ export async function registerCommand(argv: string[]): Promise<void> {
   const rpcUrl = urlFlag(values.rpc, process.env.WRAITH_RPC_URL, 'rpc', 'WRAITH_RPC_URL', USAGE);
   if (rpcUrl === undefined) throw new UsageError('register needs --rpc <url> (or WRAITH_RPC_URL)', `usage: ${USAGE}`);
   if (values.scheme !== undefined && values.scheme !== '3' && values.scheme !== '1000') throw new UsageError('--scheme must be 3 or 1000', `usage: ${USAGE}`);
-  if (values.registry !== undefined && !isAddress(values.registry, { strict: false })) throw new UsageError('--registry must be an EVM address (0x + 40 hex)', `usage: ${USAGE}`);
+  const registryFlag = values.registry === undefined ? undefined : addressFlag(values.registry, 'registry', USAGE);
   if (values.relay !== undefined) {
     if (values.keystore !== undefined || values.sign || values.clear || values.scheme !== undefined || values.registry !== undefined) {
       throw new UsageError('--relay submits a signed registration as it is: leave out --keystore, --sign, --clear, --scheme and --registry', `usage: ${USAGE}`);
@@ -92,7 +93,7 @@ export async function registerCommand(argv: string[]): Promise<void> {
       if (schemeId === 3 && erc8441 === null) throw new CliError('NO_ERC8441_KEYS', 'this keystore holds no ML-KEM seed, so it has no ERC-8441 meta-address', 'register --scheme 1000, or make a new keystore (wraith keys new)');
       metaAddress = schemeId === 3 ? erc8441!.metaAddress : keys.metaAddress;
     }
-    const registry = values.registry === undefined ? ERC6538_REGISTRY_ADDRESS : getAddress(values.registry);
+    const registry = registryFlag ?? ERC6538_REGISTRY_ADDRESS;
     registrant = wallet.account.address;
     value = metaAddress === null ? '0x' : bytesToHex(metaAddress);
     if (values.sign) {

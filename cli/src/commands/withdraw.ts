@@ -14,7 +14,7 @@
  */
 import type { WithdrawalRecord } from '@wraith-pq/sdk';
 import { stealthBalances } from '@wraith-pq/sdk/evm';
-import { getAddress, isAddress, type Address, type PublicClient } from 'viem';
+import type { Address, PublicClient } from 'viem';
 import { formatAmount, NATIVE_UNIT, tokenUnit, type AssetUnit } from '../amounts.js';
 import { bigintFlag, integerFlag, parseCommand, urlFlag } from '../args.js';
 import { connectChain } from '../chain.js';
@@ -23,6 +23,7 @@ import { checkTemplate, derivationRule } from '../derivation.js';
 import { assignDestinations, deriveDestinations } from '../destinations.js';
 import { readDiscoveriesFile, type DiscoveriesFile } from '../discoveries-file.js';
 import { CliError, UsageError } from '../errors.js';
+import { addressFlag } from '../typed-address.js';
 import { appendHistory, readHistoryState, type DestinationAssignment } from '../history-file.js';
 import { openKeystoreWithPassword } from '../keystore-file.js';
 import { info, result, resultJson } from '../output.js';
@@ -59,10 +60,7 @@ const OPTIONS = {
 } as const;
 
 function addressList(values: string[] | undefined, flag: string): Address[] {
-  return [...new Set((values ?? []).map((v) => {
-    if (!isAddress(v, { strict: false })) throw new UsageError(`--${flag} must be an EVM address (0x + 40 hex)`, `usage: ${USAGE}`);
-    return getAddress(v);
-  }))];
+  return [...new Set((values ?? []).map((v) => addressFlag(v, flag, USAGE)))];
 }
 
 export async function withdrawCommand(argv: string[]): Promise<void> {
