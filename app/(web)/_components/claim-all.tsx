@@ -145,7 +145,15 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
       await Promise.all(
         here.map(async (discovery) => {
           try {
-            const funds = await readPaymentFunds({ client: reader.client, stealthAddress: getAddress(discovery.stealthAddress), txHash: discovery.note?.txHash, extraTokens: extraKey.split(',').filter(Boolean) });
+            // The token the note names (PROTOCOL.md 8.1) is read as well: a payment through WraithPay is
+            // its own announcement, so its note names no separate transaction to read it from.
+            const noted = discovery.note?.asset && discovery.note.asset !== 'native' ? [discovery.note.asset] : [];
+            const funds = await readPaymentFunds({
+              client: reader.client,
+              stealthAddress: getAddress(discovery.stealthAddress),
+              txHash: discovery.note?.txHash ?? discovery.txHash,
+              extraTokens: [...noted, ...extraKey.split(',').filter(Boolean)],
+            });
             read.set(discovery.id, { funds, error: null });
             recordUnit(discovery, funds);
           } catch (cause) {
@@ -273,8 +281,8 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
             client: reader.client,
             stealthAddress: runItem.stealthAddress as Address,
             destination: runItem.destination as Address,
-            txHash: discovery.note?.txHash,
-            extraTokens,
+            txHash: discovery.note?.txHash ?? discovery.txHash,
+            extraTokens: discovery.note?.asset && discovery.note.asset !== 'native' ? [discovery.note.asset, ...extraTokens] : extraTokens,
             coin: { symbol, decimals: 18 },
             secretKey: () => secretKeyOf(discovery),
             onWithdrawal: (asset, outcome) =>
