@@ -312,6 +312,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
   resolveEnsAddress: [notAnEthName],
   ccipLookup: [gatewayOff('A wallet\'s CCIP-Read lookup of alice.wraith.eth', { path: { sender: EXAMPLE_RESOLVER, data: `${EXAMPLE_LOOKUP}.json` } })],
   ccipLookupPost: [gatewayOff('The same lookup, POST form', { body: { sender: EXAMPLE_RESOLVER, data: EXAMPLE_LOOKUP } })],
+  nameGateway: [{ name: 'gatewayOff', summary: 'A fresh server runs no ENS gateway (set ENS_GATEWAY_*)', status: 200, response: { enabled: false, parent: null, resolver: null } }],
   showGatewayName: [gatewayOff('A name at the gateway', { path: { name: 'alice.wraith.eth' } })],
   changeGatewayName: [
     gatewayOff('Register alice.wraith.eth for the example meta-address (signed by its spending key)', {
@@ -502,6 +503,7 @@ export const EXAMPLE_SEQUENCE: readonly { operationId: string; example: string }
   ['resolveErc6538Registration', 'notAnAddress'],
   ['ccipLookup', 'gatewayOff'],
   ['ccipLookupPost', 'gatewayOff'],
+  ['nameGateway', 'gatewayOff'],
   ['showGatewayName', 'gatewayOff'],
   ['changeGatewayName', 'gatewayOff'],
   ['yellowConfig', 'defaults'],

@@ -22,7 +22,7 @@ import {
   yellowConfigResponse,
 } from '../schemas/channels.ts';
 import { chainsResponse } from '../schemas/chains.ts';
-import { ccipRequest, ccipResponse, nameChangeRequest, nameResponse } from '../schemas/ccip.ts';
+import { ccipRequest, ccipResponse, nameChangeRequest, nameGatewayResponse, nameResponse } from '../schemas/ccip.ts';
 import { healthResponse } from '../schemas/health.ts';
 import { uploadRequest, uploadResponse } from '../schemas/ipfs.ts';
 import { keyBundleResponse } from '../schemas/keys.ts';
@@ -121,6 +121,16 @@ const ENS_GATEWAY_OPERATIONS: Operation[] = [
     responses: [{ status: 200, description: 'The signed answer', schema: ccipResponse }],
     errors: [...BODY_ERRORS, { status: 400, codes: ['WRONG_SENDER'] }, { status: 404, codes: ['NOT_FOUND'] }, UNAVAILABLE],
     write: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/names',
+    operationId: 'nameGateway',
+    tag: 'Names',
+    summary: 'Whether this server runs the ENS gateway, and its parent name',
+    description: GATEWAY_PRIVACY,
+    responses: [{ status: 200, description: 'The gateway\'s state', schema: nameGatewayResponse }],
+    errors: [],
   },
   {
     method: 'get',

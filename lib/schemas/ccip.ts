@@ -17,6 +17,15 @@ export const ccipResponse = z
   })
   .describe('CcipResponse');
 
+/** GET /api/v1/names: whether this server runs the ENS gateway, and for which parent name. */
+export const nameGatewayResponse = z
+  .object({
+    enabled: z.boolean().describe('True when this server runs the ENS gateway (ENS_GATEWAY_* set)'),
+    parent: z.string().nullable().describe('The parent name labels are registered under, or null'),
+    resolver: z.string().nullable().describe('The deployment\'s OffchainResolver, or null'),
+  })
+  .describe('NameGatewayResponse');
+
 /** POST /api/v1/names: register, change or release a name at the gateway (lib/names/gateway/registration.ts). */
 export const nameChangeRequest = z
   .object({

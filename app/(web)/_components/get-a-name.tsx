@@ -6,7 +6,7 @@
  *
  * What the operator sees is said before anything is signed. The request is signed here with the
  * identity's spending key (the SDK's `nameRegistrationMessage`); no key leaves the page. Shown
- * only when the server runs a gateway (GET /api/v1/names answers; 404 otherwise).
+ * only when the server runs a gateway (GET /api/v1/names says so).
  */
 import { createClient, type GatewayNameJson } from '@wraith-pq/sdk';
 import { useEffect, useMemo, useState } from 'react';
@@ -30,9 +30,8 @@ export function GetAName({ metaAddress, spendingSecretKey }: GetANameProps) {
   const [registered, setRegistered] = useState<GatewayNameJson | null>(null);
 
   useEffect(() => {
-    // Any name under the parent tells whether the gateway runs, and its parent name.
-    client.showName('probe.eth').then(
-      (answer) => setParent(answer.parent),
+    client.nameGateway().then(
+      (answer) => setParent(answer.enabled ? answer.parent : null),
       () => setParent(null),
     );
   }, [client]);

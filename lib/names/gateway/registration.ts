@@ -37,6 +37,12 @@ export type NameJson = {
   parent: string;
 };
 
+/** GET /api/v1/names: whether the gateway runs (200 either way, so a page can ask without an error). */
+export function gatewayStatus(): { enabled: boolean; parent: string | null; resolver: string | null } {
+  const config = getConfig().ensGateway;
+  return { enabled: config !== undefined, parent: config?.parent ?? null, resolver: config?.resolver ?? null };
+}
+
 /** GET /api/v1/names/:name. */
 export async function showName(rawName: string): Promise<NameJson> {
   const config = gatewayConfig();

@@ -47,6 +47,7 @@ import type {
   ReadErc6538Parameters,
   ReadErc6538ReturnType,
   GatewayNameJson,
+  NameGatewayJson,
   GatewayNameChangeParameters,
   ScanParameters,
   ScanReturnType,
@@ -134,6 +135,8 @@ export type WraithClient = {
    * its next change must sign. The gateway's operator sees every address it issues for the name.
    */
   showName(name: string, options?: CallOptions): Promise<GatewayNameJson>;
+  /** GET /api/v1/names: whether the server runs an ENS gateway, and its parent name (answers 200 either way). */
+  nameGateway(options?: CallOptions): Promise<NameGatewayJson>;
   /**
    * Register a name at the server's ENS gateway for a meta-address: reads the nonce, signs
    * `nameRegistrationMessage` with `sign`, posts it. Any wallet then pays the name at a fresh
@@ -243,6 +246,7 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
     resolveEns: (name, options) => get(`/api/v1/ens/resolve/${segment(name, 'name')}`, options),
     resolveSuins: (name, params = {}, options) => get(`/api/v1/suins/resolve/${segment(name, 'name')}`, options, { no_cache: params.no_cache }),
     resolveEnsAddress: (name, options) => get(`/api/v1/ens/address/${segment(name, 'name')}`, options),
+    nameGateway: (options) => get('/api/v1/names', options),
     showName: (name, options) => get(`/api/v1/names/${segment(name, 'name')}`, options),
     registerName: (params, options) => changeGatewayName('register', params, options),
     changeName: (params, options) => changeGatewayName('change', params, options),

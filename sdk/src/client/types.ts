@@ -330,6 +330,9 @@ export type ReadErc6538ReturnType = {
 
 // --- names at an ENS gateway (issue 33) ------------------------------------------------------
 
+/** GET /api/v1/names: whether the server runs an ENS gateway. */
+export type NameGatewayJson = { enabled: boolean; parent: string | null; resolver: string | null };
+
 /** GET /api/v1/names/:name, and the answer of a register/change/release. */
 export type GatewayNameJson = {
   /** ENSIP-15 normalised. */
