@@ -46,7 +46,8 @@ export {
   type EncodeMetaAddressParameters,
 } from './meta-address.ts';
 export { metaAddressFingerprint, fingerprintMatches } from './fingerprint.ts';
-export { nameRegistrationMessage, spendingAccountOf, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
+export { nameRegistrationMessage, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
+export { spendingAccountOf } from './spending-account.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,
