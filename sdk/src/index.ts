@@ -63,7 +63,8 @@ export {
   type PaymentRecord,
   type WithdrawalRecord,
 } from './history.ts';
-export { nameRegistrationMessage, spendingAccountOf, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
+export { nameRegistrationMessage, type NameAction, type NameRegistrationMessageParameters } from './name-registration.ts';
+export { spendingAccountOf } from './spending-account.ts';
 export { createStealthPayment, type CreateStealthPaymentOptions, type StealthPayment } from './payment.ts';
 export {
   deriveStealthKeys,

@@ -12,10 +12,7 @@
  * @module
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { evmAddressOf } from './address.ts';
-import { bytesToHex, type BytesInput } from './bytes.ts';
-import { decodeAnyMetaAddress } from './erc8441-meta-address.ts';
-import { parseSpendingPublicKey } from './spending-key.ts';
+import { bytesToHex, toBytes, type BytesInput } from './bytes.ts';
 
 export type NameAction = 'register' | 'change' | 'release';
 
@@ -23,7 +20,7 @@ export type NameRegistrationMessageParameters = {
   action: NameAction;
   /** ENSIP-15 normalised name, e.g. `alice.wraith.eth`. */
   name: string;
-  /** The meta-address the name will point at (register, change); absent for release. */
+  /** The meta-address the name will point at (register, change), its bytes (hex or `Uint8Array`, either form); absent for release. */
   metaAddress?: BytesInput;
   /** The name's nonce now (0 for a name never registered here): GET /api/v1/names/:name. */
   nonce: number;
@@ -39,17 +36,7 @@ export type NameRegistrationMessageParameters = {
  */
 export function nameRegistrationMessage(parameters: NameRegistrationMessageParameters): string {
   const lines = ['Wraith ENS gateway', `action: ${parameters.action}`, `name: ${parameters.name}`];
-  if (parameters.metaAddress !== undefined) lines.push(`meta-address keccak256: 0x${bytesToHex(keccak_256(decodeAnyMetaAddress(parameters.metaAddress).bytes))}`);
+  if (parameters.metaAddress !== undefined) lines.push(`meta-address keccak256: 0x${bytesToHex(keccak_256(toBytes(parameters.metaAddress, 'metaAddress')))}`);
   lines.push(`nonce: ${parameters.nonce}`, `resolver: ${parameters.resolver.toLowerCase()}`);
   return lines.join('\n');
-}
-
-/**
- * The EVM account of a meta-address's spending key: who signs for a label registered to it.
- * @example
- * spendingAccountOf(metaAddress) // '0x…' (EIP-55)
- */
-export function spendingAccountOf(metaAddress: BytesInput): string {
-  const meta = decodeAnyMetaAddress(metaAddress);
-  return evmAddressOf(parseSpendingPublicKey(meta.spendingPublicKey));
 }

@@ -10,9 +10,8 @@
  * @module
  */
 import type { RegistryAnnouncement } from '../announcement-binary.ts';
-import { bytesToHex } from '../bytes.ts';
+import { bytesToHex, toBytes } from '../bytes.ts';
 import { verifyCidBytes } from '../cid.ts';
-import { decodeAnyMetaAddress } from '../erc8441-meta-address.ts';
 import { nameRegistrationMessage, type NameAction } from '../name-registration.ts';
 import { InvalidArgumentError } from '../errors.ts';
 import { announcementPageSource, chainIdQuery, type AnnouncementPageSource, type AnnouncementPagesParameters } from './announcement-pages.ts';
@@ -209,7 +208,7 @@ export function createClient(parameters: CreateClientParameters): WraithClient {
   /** Read the name's nonce and the resolver, sign the request, post it (lib/names/gateway/registration.ts). */
   const changeGatewayName = async (action: NameAction, params: GatewayNameChangeParameters, options?: CallOptions): Promise<GatewayNameJson> => {
     const current = await get<GatewayNameJson>(`/api/v1/names/${segment(params.name, 'name')}`, options);
-    const metaAddress = params.metaAddress === undefined ? undefined : decodeAnyMetaAddress(params.metaAddress).bytes;
+    const metaAddress = params.metaAddress === undefined ? undefined : toBytes(params.metaAddress, 'metaAddress');
     const message = nameRegistrationMessage({ action, name: current.name, nonce: current.nonce, resolver: current.resolver, ...(metaAddress === undefined ? {} : { metaAddress }) });
     const signature = await params.sign(message);
     return post('/api/v1/names', { action, name: current.name, nonce: current.nonce, signature, ...(metaAddress === undefined ? {} : { meta_address: bytesToHex(metaAddress) }) }, options);

@@ -357,7 +357,7 @@ export type GatewayNameJson = {
  */
 export type GatewayNameChangeParameters = {
   name: string;
-  /** Either form (hex, bytes or `st:` URI); required to register or change. */
+  /** Either form, as bytes or hex (the server checks it); required to register or change. */
   metaAddress?: string | Uint8Array;
   sign: (message: string) => Promise<string>;
 };
