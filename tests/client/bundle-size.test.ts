@@ -47,8 +47,13 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   // ERC-6538 registration measured 35.7 kB and 53.3 kB, over the budgets above; scanning several
   // chains in one scan (chainAnnouncementPages({ chains }), eth_chainId checks, per-chain cursors)
   // adds 0.6 kB: 36.3 kB and 53.9 kB, with about 8 % headroom.
-  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 39_000, external: ['viem'] },
-  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 58_000 },
+  // Raised when issues 30-32 met on main: 44.7 kB and 81.6 kB measured. Without the gasless
+  // withdrawal (issue 31) the entry is 41.7 kB and 59.1 kB (WraithPay, issue 30, is 0.5 kB of that);
+  // gasless adds 3.0 kB of its own and 22.5 kB with viem, nearly all viem/account-abstraction's
+  // bundler client. An app that never withdraws gaslessly still pays for it here: a separate
+  // `/evm/gasless` entry would take it out (not done yet).
+  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 49_000, external: ['viem'] },
+  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 90_000 },
   // @mysten/sui is a peer dependency of `@wraith-pq/sdk/sui` as viem is of /evm, so it is budgeted the
   // same two ways (issue 18). Measured 2.4 kB (its own code: key parsing, the sweep, errors; the curve
   // is @mysten/sui's, the same @noble/curves 2.x as the core's) and 58.7 kB with @mysten/sui's
