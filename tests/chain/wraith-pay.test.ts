@@ -11,7 +11,7 @@ import { createPublicClient, createWalletClient, custom, erc20Abi, getAddress, h
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, createStealthPayment, generateKeys, scanRegistry, WraithError, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
+import { bytesToHex, createStealthPayment, generateKeys, scanRegistry, SEALED_NOTE_V1_BYTES, WraithError, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
 import {
   ANNOUNCER_ADDRESS,
   announceParameters,
@@ -331,7 +331,8 @@ describe('the server treats WraithPay announcements like any other', () => {
     const request = publishAnnouncementRequest.parse({ ephemeral_key: bytesToHex(payment.ephemeralCiphertext), view_tag: payment.viewTag, tx_hash: paid.paymentHash });
     const verified = await verifyPublication(request, { clients, config: config(), chainId: chain.chainId, timeoutMs: 5_000 });
     expect(verified).toMatchObject({ txHash: paid.paymentHash, stealthAddress: payment.stealthAddress, chainId: chain.chainId });
-    expect(verified.metadata?.length).toBe(92); // the sealed note, from the chain
+    // The sealed note from the chain: payStealth's note names its asset (the coin), 112 bytes (PROTOCOL.md 8.1).
+    expect(verified.metadata?.length).toBe(SEALED_NOTE_V1_BYTES);
 
     const store = createMemoryStore();
     const indexer = startIndexer({ store, config: config(), chainId: chain.chainId, timeoutMs: 5_000, clients });
