@@ -152,7 +152,7 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
     return hash;
   };
-  const via: PaymentRoute = signWith?.via ?? (announcer === ANNOUNCER_ADDRESS && (await wraithPayDeployed(client)) ? 'contract' : 'transactions');
+  const via: PaymentRoute = signWith?.via ?? (announcer === ANNOUNCER_ADDRESS && (await wraithPayDeployed({ client })) ? 'contract' : 'transactions');
   if (via === 'contract') {
     if (announcer !== ANNOUNCER_ADDRESS) throw new InvalidArgumentError('announcer', 'WraithPay announces on the canonical Announcer only: estimate again with this announcer');
     let amount: bigint;
@@ -383,7 +383,7 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
         throw isRevert(error) ? coinRefused(to, error) : error;
       },
     ),
-    announcer === ANNOUNCER_ADDRESS ? wraithPayDeployed(client) : false,
+    announcer === ANNOUNCER_ADDRESS ? wraithPayDeployed({ client }) : false,
   ]);
   const route = { client, from, stealthAddress: to, announce: announce.args, coinTransferGas, announceGas };
   const announcement: PaymentStep = { kind: 'announcement', to: announce.address, value: 0n, data: encodeFunctionData({ abi: announce.abi, functionName: announce.functionName, args: announce.args }), gas: withMargin(announceGas) };

@@ -79,6 +79,7 @@ export {
   wraithPayAbi,
   wraithPayInitCode,
   wraithPayDeployed,
+  type WraithPayDeployedParameters,
   deployWraithPay,
   type DeployWraithPayParameters,
   type DeployWraithPayReturnType,

@@ -131,7 +131,7 @@ export async function payThroughContract(
   approval: { token: Address; amount: bigint } | null,
   send: (call: { to: Address; value: bigint; data: Hex }, kind: 'approval' | 'payment') => Promise<Hash>,
 ): Promise<ContractPaymentResult> {
-  if (!(await wraithPayDeployed(client))) {
+  if (!(await wraithPayDeployed({ client }))) {
     throw new WraithError('WRAITH_PAY_MISSING', `WraithPay is not deployed at ${WRAITH_PAY_ADDRESS} on this chain. Nothing was sent.`, {
       hint: 'Estimate the payment again (estimatePayment) and sign with its new signWith: it then uses separate transactions.',
     });

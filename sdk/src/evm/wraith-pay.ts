@@ -36,14 +36,19 @@ export const WRAITH_PAY_SALT: Hex = `0x${'00'.repeat(32)}`;
  */
 export const WRAITH_PAY_ADDRESS: Address = '0x8EA79dCfc5D9Ef20F61c1B6D440C529cEEE0935A';
 
+export type WraithPayDeployedParameters = {
+  /** Reads the chain's code at {@link WRAITH_PAY_ADDRESS}. */
+  client: PublicClient;
+};
+
 /**
  * Whether the chain holds WraithPay's exact runtime code at {@link WRAITH_PAY_ADDRESS}.
  *
  * @example
  * import { wraithPayDeployed } from '@wraith-pq/sdk/evm';
- * if (!(await wraithPayDeployed(client))) console.log('payments here take separate transactions');
+ * if (!(await wraithPayDeployed({ client }))) console.log('payments here take separate transactions');
  */
-export async function wraithPayDeployed(client: PublicClient): Promise<boolean> {
+export async function wraithPayDeployed({ client }: WraithPayDeployedParameters): Promise<boolean> {
   const code = await client.getCode({ address: WRAITH_PAY_ADDRESS });
   return code !== undefined && code.toLowerCase() === wraithPayRuntimeCode;
 }
@@ -75,7 +80,7 @@ export async function deployWraithPay(parameters: DeployWraithPayParameters): Pr
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
   const { client, wallet } = parameters;
   if (wallet?.account === undefined) throw new InvalidArgumentError('wallet', 'must be a viem WalletClient with an account');
-  if (await wraithPayDeployed(client)) return { address: WRAITH_PAY_ADDRESS, hash: null };
+  if (await wraithPayDeployed({ client })) return { address: WRAITH_PAY_ADDRESS, hash: null };
   const deployer = await client.getCode({ address: CREATE2_DEPLOYER_ADDRESS });
   if (deployer === undefined || deployer === '0x') {
     throw new WraithError('CREATE2_DEPLOYER_MISSING', `This chain has no CREATE2 deployer at ${CREATE2_DEPLOYER_ADDRESS}, so WraithPay cannot be placed at ${WRAITH_PAY_ADDRESS}.`, {
@@ -84,7 +89,7 @@ export async function deployWraithPay(parameters: DeployWraithPayParameters): Pr
   }
   const hash = await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to: CREATE2_DEPLOYER_ADDRESS, data: concat([WRAITH_PAY_SALT, wraithPayInitCode]) });
   const receipt = await client.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success' || !(await wraithPayDeployed(client))) throw new WraithError('TRANSACTION_REVERTED', `Deploying WraithPay in ${hash} failed.`);
+  if (receipt.status !== 'success' || !(await wraithPayDeployed({ client }))) throw new WraithError('TRANSACTION_REVERTED', `Deploying WraithPay in ${hash} failed.`);
   return { address: WRAITH_PAY_ADDRESS, hash };
 }
 
