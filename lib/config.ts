@@ -299,7 +299,15 @@ const chainTokens = z
 /** `gasless` of a `CHAINS` entry (lib/server/gasless-check.ts checks it against the chain at start-up). */
 const chainGasless = z.strictObject(
   {
-    bundler_url: httpUrlText,
+    // Served to every client by GET /api/v1/chains: a URL that carries a credential would hand it out.
+    bundler_url: httpUrlText.refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.username === '' && url.password === '' && url.search === '';
+      } catch {
+        return true; // httpUrlText says what is wrong
+      }
+    }, 'is given to every browser and CLI that asks (GET /api/v1/chains): it must carry no user, password or query string (a bundler API key belongs to a proxy, not to this URL)'),
     paymaster: entryAddress,
     tokens: z.array(entryAddress, 'must be a JSON array of token addresses').min(1, 'must name at least one token the paymaster accepts'),
   },

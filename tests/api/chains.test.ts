@@ -90,6 +90,8 @@ describe('CHAINS tokens and gasless', () => {
     ['a gasless entry with no token', [{ ...base, tokens: [usdc], gasless: { ...gasless, tokens: [] } }], ['CHAINS[0].gasless.tokens: must name at least one token']],
     ['a misspelt gasless key', [{ ...base, tokens: [usdc], gasless: { ...gasless, bundler: 'x' } }], ['CHAINS[0].gasless: unknown key bundler']],
     ['a bundler URL that is not http(s)', [{ ...base, tokens: [usdc], gasless: { ...gasless, bundler_url: 'wss://bundler.example/key-s3cret' } }], ['CHAINS[0].gasless.bundler_url: must be an http(s) URL']],
+    ['a bundler URL carrying an API key in its query', [{ ...base, tokens: [usdc], gasless: { ...gasless, bundler_url: 'https://bundler.example/rpc?apikey=s3cret' } }], ['CHAINS[0].gasless.bundler_url: is given to every browser and CLI that asks']],
+    ['a bundler URL carrying a password', [{ ...base, tokens: [usdc], gasless: { ...gasless, bundler_url: 'https://user:s3cret@bundler.example/rpc' } }], ['CHAINS[0].gasless.bundler_url: is given to every browser and CLI that asks']],
     ['a paymaster that is not an address', [{ ...base, tokens: [usdc], gasless: { ...gasless, paymaster: '0x1234' } }], ['CHAINS[0].gasless.paymaster: must be a 0x-prefixed 20-byte address']],
     ['one token listed twice', [{ ...base, tokens: [usdc, { ...usdc, symbol: 'USDC2' }] }], ['CHAINS[0].tokens[1].address: addresses must be unique']],
     ['one symbol for two tokens', [{ ...base, tokens: [usdc, { ...dai, symbol: 'usdc' }] }], ['CHAINS[0].tokens[1].symbol: symbols must be unique']],

@@ -259,7 +259,10 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(found.every((d) => d.schemeId === 3)).toBe(true);
     const coin = found.find((d) => d.stealthAddress === coinAddress)!;
     expect(coin.note?.amount).toBe(parseEther('0.5'));
+    expect(coin.note?.token).toBe('coin');
+    // The note names the token (PROTOCOL.md 8.1), so the wallet reads "100 TST", not 100 of the coin.
     expect(found.find((d) => d.stealthAddress === tokenAddress)!.note?.amount).toBe(100n * 10n ** 18n);
+    expect(found.find((d) => d.stealthAddress === tokenAddress)!.note?.token).toBe(getAddress(token));
     expect(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [tokenAddress] })).toBe(100n * 10n ** 18n);
     // The token claim goes through the gasless route (issue 31) once merged; the coin as today:
     const destination = privateKeyToAccount(generatePrivateKey()).address;

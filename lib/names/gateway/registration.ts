@@ -16,6 +16,7 @@ import { decodeAnyMetaAddress, nameRegistrationMessage, spendingAccountOf, type 
 import { createPublicClient, http, parseAbi, verifyMessage, zeroAddress, type Address, type Hex } from 'viem';
 import { namehash } from 'viem/ens';
 import { HttpError } from '../../http/errors.ts';
+import { errorName, upstreamError } from '../../ipfs/upstream.ts';
 import { getConfig } from '../../server/config.ts';
 import { normalizeEnsName } from '../ens.ts';
 import { gatewayConfig } from './http.ts';
@@ -106,7 +107,8 @@ async function ownName(name: string, resolver: string, needResolver: boolean, re
       client.readContract({ address: registry, abi: registryAbi, functionName: 'resolver', args: [node] }),
     ]);
   } catch (error) {
-    throw new HttpError(502, 'UPSTREAM_ERROR', 'Could not read the name\'s owner from the ENS registry (ETH_RPC_URL, ENS_REGISTRY).', { cause: error });
+    // The raw viem error names the RPC URL, which may carry an API key: log its class only.
+    throw upstreamError('Ethereum RPC', "could not read the name's owner from the ENS registry (ETH_RPC_URL, ENS_REGISTRY)", errorName(error));
   }
   if (owner === zeroAddress) throw new HttpError(404, 'NAME_NOT_FOUND', 'The name has no owner in the ENS registry.');
   if (needResolver && nameResolver.toLowerCase() !== resolver) {

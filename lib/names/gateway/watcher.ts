@@ -33,8 +33,8 @@ const FIRST_LOOKBACK = 1_000;
 const MAX_TX_SEARCH_BLOCKS = 200;
 const ADDRESSES_PER_QUERY = 100;
 
-/** A payment seen at an issued address. */
-type SeenPayment = { issued: IssuedAddress; txHash: string; amount: bigint };
+/** The first funds seen at an issued address: the asset is what the note names (PROTOCOL.md 8.1). */
+type SeenPayment = { issued: IssuedAddress; txHash: string; amount: bigint; token: Address | 'coin' };
 
 export type WatchDependencies = { config: EnsGatewayConfig; names: NameStore; registry: RegistryStore };
 
@@ -60,7 +60,7 @@ export async function watchChainOnce(chain: FollowedChain, deps: WatchDependenci
     for (const entry of logs) {
       const issued = group.find((row) => row.address.toLowerCase() === entry.args.to?.toLowerCase());
       if (issued !== undefined && !seen.has(issued.id) && entry.transactionHash !== null) {
-        seen.set(issued.id, { issued, txHash: entry.transactionHash, amount: entry.args.value ?? 0n });
+        seen.set(issued.id, { issued, txHash: entry.transactionHash, amount: entry.args.value ?? 0n, token: getAddress(entry.address) });
       }
     }
   }
@@ -70,7 +70,7 @@ export async function watchChainOnce(chain: FollowedChain, deps: WatchDependenci
   if (coinPaid.length > 0) {
     const hashes = await coinPaymentHashes(chain, coinPaid.map((row) => row.address), from, to);
     coinPaid.forEach((row) => {
-      seen.set(row.id, { issued: row, txHash: hashes.get(row.address.toLowerCase()) ?? `gateway:${chainId}:${row.address.toLowerCase()}`, amount: balances[unfunded.indexOf(row)]! });
+      seen.set(row.id, { issued: row, txHash: hashes.get(row.address.toLowerCase()) ?? `gateway:${chainId}:${row.address.toLowerCase()}`, amount: balances[unfunded.indexOf(row)]!, token: 'coin' });
     });
   }
   let published = 0;
@@ -108,7 +108,8 @@ async function publishPayment(chain: FollowedChain, chainId: number, seen: SeenP
     return false;
   }
   const isHash = /^0x[0-9a-f]{64}$/i.test(seen.txHash);
-  const metadata = announcementMetadata(payment, { ...(isHash ? { txHash: seen.txHash } : {}), amount: seen.amount, chainId }).subarray(1);
+  // The note names its asset (PROTOCOL.md 8.1): without it a token's amount would read as the coin's.
+  const metadata = announcementMetadata(payment, { ...(isHash ? { txHash: seen.txHash } : {}), amount: seen.amount, token: seen.token, chainId }).subarray(1);
   const publish = (txHash: string) =>
     deps.registry.publish({
       schemeId: payment.schemeId,
