@@ -107,6 +107,7 @@ const HINTS: Record<string, string> = {
   QUOTE_EXPIRED: 'the paymaster\'s price lapsed; try again later, nothing was sent',
   FEE_ABOVE_MAX: 'the fee rose since the estimate; run the command again to see the new fee',
   ENTRY_POINT_MISSING: 'this chain has no EntryPoint v0.8: withdraw without --gasless',
+  RECEIPT_TIMEOUT: 'the operation may still be mined: run wraith scan --rpc before withdrawing again (a mined one leaves nothing to withdraw)',
   PAYMENT_NOT_ANNOUNCED: 'do not pay again: announce the kept payment with wraith pay --payment <file> --announce chain --rpc <url>',
 };
 

@@ -36,7 +36,8 @@ export type WraithErrorCode =
   | 'PAYMASTER_REFUSED'
   | 'QUOTE_EXPIRED'
   | 'FEE_ABOVE_MAX'
-  | 'ENTRY_POINT_MISSING';
+  | 'ENTRY_POINT_MISSING'
+  | 'RECEIPT_TIMEOUT';
 
 /** One problem with one input field. */
 export type WraithErrorDetail = { path: string; issue: string };

@@ -184,7 +184,7 @@ async function receiptOf(bundler: BundlerRequest, hash: Hex, timeoutMs: number):
   for (;;) {
     const receipt = (await bundler('eth_getUserOperationReceipt', [hash])) as RpcUserOperationReceipt | null;
     if (receipt !== null && receipt !== undefined) return receipt;
-    if (Date.now() > deadline) throw new WraithError('TRANSACTION_REVERTED', `The bundler did not report the operation ${hash} mined within ${timeoutMs} ms.`, { hint: 'It may still be mined: estimate again before retrying (a mined one leaves nothing to withdraw).' });
+    if (Date.now() > deadline) throw new WraithError('RECEIPT_TIMEOUT', `The bundler did not report the operation ${hash} mined within ${timeoutMs} ms.`, { hint: 'It may still be mined: estimate again before retrying (a mined one leaves nothing to withdraw).' });
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
   }
 }
