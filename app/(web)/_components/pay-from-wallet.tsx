@@ -336,7 +336,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
         )}
         {error && (
           <ErrorNotice error={error}>
-            {error.afterWallet && ' If your wallet had already sent the payment, do not pay again: check its activity, and announce that transaction under Advanced below.'}
+            {error.afterWallet && ' If your wallet had already sent the payment, do not pay again: check its activity first, and keep this page open (this review is what announcing that payment needs; Advanced makes a new address, which would not match it).'}
           </ErrorNotice>
         )}
         <details className="more">
