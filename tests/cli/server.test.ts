@@ -150,6 +150,20 @@ describe('wraith pay and wraith scan through the API', () => {
     ]);
   });
 
+  it('an announcement naming a token reads --amount by that token: without --rpc for its decimals only base units are taken, and nothing is published', async () => {
+    const shown = await cli(['keys', 'show', '--keystore', keystore]);
+    const metaAddress = shown.stdout.trim();
+    const token = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    const before = (await createClient({ baseUrl: server.url }).listAnnouncements({ limit: 1000 })).announcements.length;
+    const refused = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'api', '--tx-hash', txHash(6), '--amount', '100', '--token', token, '--api', server.url]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/pass --rpc to read its decimals/);
+    expect((await createClient({ baseUrl: server.url }).listAnnouncements({ limit: 1000 })).announcements.length).toBe(before);
+    const paid = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'api', '--tx-hash', txHash(6), '--amount', '100', '--base-units', '--token', token, '--api', server.url, '--json']);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(jsonLines(paid.stdout).find((l) => l.announcement_id !== undefined)).toMatchObject({ amount: '100' });
+  });
+
   it('scan with a wrong password stops before reading the registry, with WRONG_PASSWORD', async () => {
     const run = await cli(['scan', '--keystore', keystore, '--api', server.url], { WRAITH_PASSWORD: 'wrong-password' });
     expect(run.code).toBe(1);

@@ -199,6 +199,12 @@ export async function payCommand(argv: string[]): Promise<void> {
   }
 
   if (announce === 'api') {
+    // --token names the asset in the note: its amount reads by that asset's unit (a token's
+    // decimals through --rpc; without it, base units only).
+    if (amount === undefined && noteToken !== undefined) {
+      amount = amountOf(noteToken === 'coin' ? NATIVE_UNIT : rpcUrl === undefined ? { symbol: 'the token (pass --rpc to read its decimals)', decimals: null } : await tokenUnit((await chainOf()).client, noteToken));
+    }
+    summary.amount = amount ?? null;
     const note: PaymentNoteInput = { txHash: txHash!, ...(amount === undefined ? {} : { amount }), ...(chainId === undefined ? {} : { chainId }), ...(noteToken === undefined ? {} : { token: noteToken }) };
     const published = await requireApi(client, '--announce api', USAGE).publishAnnouncement(
       announcementForPayment(payment, {
@@ -223,7 +229,9 @@ export async function payCommand(argv: string[]): Promise<void> {
   let paymentHash: Hex | null = null;
   let topUpHash: Hex | null = null;
   let announcementHash: Hex;
-  const unit = token === undefined ? NATIVE_UNIT : await tokenUnit(chainClient, token);
+  // The asset paid (--token with a recipient) or, announcing a payment made elsewhere, the one the note names.
+  const unitToken = token ?? (noteToken !== undefined && noteToken !== 'coin' ? noteToken : undefined);
+  const unit = unitToken === undefined ? NATIVE_UNIT : await tokenUnit(chainClient, unitToken);
   amount ??= amountOf(unit);
   summary.amount = amount ?? null;
   let paidTopUp = 0n;
