@@ -150,6 +150,8 @@ export async function startAlto(rpcUrl: string): Promise<JsonRpcProcess> {
       '--port', String(port),
       '--safe-mode', 'false',
       '--log-level', 'warn',
+      // The Scan page calls the bundler from the browser (another origin), as it calls a public bundler.
+      '--enable-cors', 'true',
     ],
     url: `http://127.0.0.1:${port}`,
     readyMethod: 'eth_supportedEntryPoints',

@@ -10,11 +10,17 @@
  * (claim-run.ts: tokens before coin, signed here with its one-time key, no wallet prompt), with
  * its progress, and a failure shown with its reason while the others go on. The run is kept in
  * the encrypted history (history-store.ts), so one cut short is resumed where it stopped.
+ *
+ * Gasless (issue 31): a payment whose coin cannot pay its own token withdrawal is claimed through
+ * the chain's paymaster when GET /api/v1/chains offers one that takes its token: the review shows
+ * the fee in the token, the one-time key signs here (no wallet prompt), and the page says once that
+ * the bundler sees the one-time address and the destination.
  */
-import { estimateWithdrawal } from '@wraith-pq/sdk/evm';
+import { estimateGaslessWithdrawal, estimateWithdrawal } from '@wraith-pq/sdk/evm';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { getAddress, isAddress, isAddressEqual, type Address } from 'viem';
 import { formatAmount, roundedAmount } from '../_lib/amount';
+import { gaslessRoute, type GaslessRouteInfo } from '../_lib/api';
 import { connectReader, type ChainReader } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { claimPayment } from '../_lib/claim-run';
@@ -44,13 +50,23 @@ export type ClaimAllProps = {
 };
 
 type Read = { funds: PaymentFunds | null; error: string | null };
-type Estimate = { fee: bigint; bound: boolean } | { error: string };
+/** `gasless`: claimed through the paymaster, its fee (at most) in the token. */
+type Estimate = { fee: bigint; bound: boolean } | { gasless: { fee: bigint; token: Address; symbol: string; decimals: number } } | { error: string };
 
 const hasBalance = (funds: PaymentFunds | null) => funds !== null && (funds.native > 0n || funds.tokens.some((t) => t.balance > 0n));
 
 /** The destinations typed or pasted: one address per line (or separated by spaces and commas). */
 function parseDestinations(text: string): string[] {
   return text.split(/[\s,;]+/).filter(Boolean);
+}
+
+/** A URL's host, as people read where something goes (the whole text when it is no URL). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amountOf, item }: ClaimAllProps) {
@@ -73,6 +89,13 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
   const [single, setSingle] = useState('');
   const [linkingAccepted, setLinkingAccepted] = useState(false);
   const [estimates, setEstimates] = useState<Map<number, Estimate> | null>(null);
+  const [route, setRoute] = useState<GaslessRouteInfo | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    setRoute(null);
+    void gaslessRoute(reader.chainId, abort.signal).then((r) => !abort.signal.aborted && setRoute(r));
+    return () => abort.abort();
+  }, [reader.chainId]);
   const [busy, setBusy] = useState<'reading' | 'estimating' | 'claiming' | null>(null);
   /** What stopped a review or a claim (kept when the balances are read again, on whatever chain). */
   const [error, setError] = useState<string | null>(null);
@@ -220,6 +243,27 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     return { items };
   }
 
+  /**
+   * The gasless route's quote for a payment holding one token its coin cannot move (the ordinary
+   * token withdrawal costs more coin than it holds), when the chain's paymaster takes that token;
+   * null otherwise (the ordinary route, and its reason when it fails).
+   */
+  async function gaslessEstimate(planItem: ClaimRunItem, funds: PaymentFunds | null) {
+    const held = funds?.tokens.filter((t) => t.balance > 0n) ?? [];
+    if (!route || !funds || held.length !== 1) return null;
+    const { info } = held[0]!;
+    if (!route.tokens.some((t) => isAddressEqual(t, info.address))) return null;
+    const from = planItem.stealthAddress as Address;
+    const to = planItem.destination as Address;
+    const coinPays = await estimateWithdrawal({ client: reader.client, from, to, token: info.address }).then(
+      (e) => e.fee <= funds.native,
+      () => false,
+    );
+    if (coinPays) return null;
+    const quote = await estimateGaslessWithdrawal({ client: reader.client, from, to, token: info.address, bundler: route.bundlerUrl, paymaster: route.paymaster });
+    return { fee: quote.fee, token: info.address, symbol: info.symbol, decimals: info.decimals };
+  }
+
   async function review() {
     setError(null);
     setEstimates(null);
@@ -232,6 +276,11 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
       for (const planItem of plan.items) {
         const funds = reads.get(planItem.announcementId)?.funds ?? null;
         try {
+          const gasless = await gaslessEstimate(planItem, funds);
+          if (gasless) {
+            result.set(planItem.announcementId, { gasless });
+            continue;
+          }
           let fee = 0n;
           let bound = false;
           // Tokens first, then the coin: each fee bound as the SDK prices it now.
@@ -284,6 +333,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
             txHash: discovery.note?.txHash ?? discovery.txHash,
             extraTokens: discovery.note?.asset && discovery.note.asset !== 'native' ? [discovery.note.asset, ...extraTokens] : extraTokens,
             coin: { symbol, decimals: 18 },
+            ...gaslessOf(runItem.announcementId),
             secretKey: () => secretKeyOf(discovery),
             onWithdrawal: (asset, outcome) =>
               void recordHistory((h) =>
@@ -318,6 +368,13 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     await readAll(); // what is left now, for the next run
   }
 
+  /** The reviewed gasless quote of a payment, as claimPayment takes it (the fee quoted is the most taken). */
+  function gaslessOf(announcementId: number) {
+    const estimate = estimates?.get(announcementId);
+    if (!route || !estimate || !('gasless' in estimate)) return {};
+    return { gasless: { bundler: route.bundlerUrl, paymaster: route.paymaster, token: estimate.gasless.token, maxFee: estimate.gasless.fee } };
+  }
+
   async function start() {
     const plan = planned(await walletAccounts());
     if ('error' in plan) return setError(plan.error);
@@ -338,6 +395,8 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
   const fees = estimates ? [...estimates.values()] : [];
   const feeTotal = fees.reduce((sum, e) => sum + ('fee' in e ? e.fee : 0n), 0n);
   const anyBound = fees.some((e) => 'bound' in e && e.bound);
+  const anyGasless = fees.some((e) => 'gasless' in e);
+  const bundlerHost = route ? hostOf(route.bundlerUrl) : '';
   const selectable = here.filter((d) => hasBalance(reads.get(d.id)?.funds ?? null) && !isDone(d.id, reads.get(d.id)?.funds ?? null));
   const held = new Map<string, { decimals: number; symbol: string; value: bigint }>();
   for (const d of here) {
@@ -464,7 +523,11 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
                 )}
                 {estimate && (
                   <p className="hint" data-testid="claim-estimate">
-                    {'error' in estimate ? `Will fail as things stand: ${estimate.error}` : `Network fee ${estimate.bound ? 'at most' : 'exactly'} ${roundedAmount(estimate.fee, 18, symbol)}`}
+                    {'error' in estimate
+                      ? `Will fail as things stand: ${estimate.error}`
+                      : 'gasless' in estimate
+                        ? `No ${symbol} needed: fee at most ${formatAmount(estimate.gasless.fee, estimate.gasless.decimals, estimate.gasless.symbol)}, taken from the tokens`
+                        : `Network fee ${estimate.bound ? 'at most' : 'exactly'} ${roundedAmount(estimate.fee, 18, symbol)}`}
                   </p>
                 )}
               </div>
@@ -537,11 +600,19 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
               </button>
             )}
           </div>
-          {estimates && (
+          {estimates && fees.some((e) => 'fee' in e) && (
             <p data-testid="claim-fee-total">
               Network fees {anyBound ? 'at most' : 'exactly'} {roundedAmount(feeTotal, 18, symbol)} in all, paid from each payment&apos;s own {symbol}
               {anyBound ? ' (a maximum: the chain charges what it uses)' : ''}.
             </p>
+          )}
+          {anyGasless && (
+            <Notice kind="info">
+              <span data-testid="gasless-notice">
+                Payments with no {symbol} for gas are claimed through the bundler at {bundlerHost}: it sees each one&apos;s one-time address and
+                destination before the claim is mined. Its fee is taken from the tokens; your wallet is not asked to sign.
+              </span>
+            </Notice>
           )}
         </section>
       )}

@@ -184,3 +184,22 @@ export async function announcementPageBytes(afterId: number, limit: number, sign
 export async function announcementPage(afterId: number, limit: number, signal?: AbortSignal): Promise<RegistryAnnouncement[]> {
   return decodeAnnouncementPage(new Uint8Array(await announcementPageBytes(afterId, limit, signal)));
 }
+
+/** A chain's gasless route (GET /api/v1/chains `gasless`): the bundler, the paymaster and the tokens it takes its fee in. */
+export type GaslessRouteInfo = { bundlerUrl: string; paymaster: `0x${string}`; tokens: `0x${string}`[] };
+
+/**
+ * The gasless route this server's operator configured for chain `chainId`, or null when it offers
+ * none (or does not answer: the claim then takes the ordinary route, paid in the chain's coin).
+ */
+export async function gaslessRoute(chainId: number, signal?: AbortSignal): Promise<GaslessRouteInfo | null> {
+  try {
+    const body = await json<{ chains?: { chain_id?: unknown; gasless?: { bundler_url?: unknown; paymaster?: unknown; tokens?: unknown } | null }[] }>('/api/v1/chains', signal ? { signal } : {});
+    const gasless = body.chains?.find((c) => c.chain_id === chainId)?.gasless;
+    const isAddress = (a: unknown): a is `0x${string}` => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a);
+    if (!gasless || typeof gasless.bundler_url !== 'string' || !isAddress(gasless.paymaster) || !Array.isArray(gasless.tokens)) return null;
+    return { bundlerUrl: gasless.bundler_url, paymaster: gasless.paymaster, tokens: gasless.tokens.filter(isAddress) };
+  } catch {
+    return null;
+  }
+}

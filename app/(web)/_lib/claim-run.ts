@@ -8,9 +8,13 @@
  * with its reason. Running a payment again withdraws what is still there: a run resumes by
  * claiming again the payments that are not done. A payment whose tokens could not all be read is
  * refused before anything is signed: sweeping its coin would take the gas its tokens need.
+ *
+ * With `gasless` (issue 31: its coin cannot pay its own withdrawal, and the chain's paymaster takes
+ * its token), the token and any coin go in one user operation through the chain's bundler
+ * (SDK `withdrawGasless`), the fee taken in the token and never above the `maxFee` reviewed.
  * @module
  */
-import { feePaidOf, InsufficientGasError, withdrawNative, withdrawToken, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
+import { feePaidOf, InsufficientGasError, withdrawGasless, withdrawNative, withdrawToken, type WithdrawReturnType } from '@wraith-pq/sdk/evm';
 import type { Address, PublicClient } from 'viem';
 import { errorMessage } from './error-message';
 import type { WithdrawalOutcome } from './history';
@@ -29,6 +33,8 @@ export type ClaimPaymentParameters = {
   coin: { symbol: string; decimals: number };
   /** The payment's one-time key, derived in this page. */
   secretKey: () => Promise<Uint8Array>;
+  /** Claim through the gasless route: the bundler, the paymaster, the token it takes its fee in, and the most fee agreed to. */
+  gasless?: { bundler: string; paymaster: Address; token: Address; maxFee: bigint };
   /** Called for each withdrawal once mined, and for the one that failed. */
   onWithdrawal: (asset: ClaimAsset, outcome: WithdrawalOutcome) => void;
 };
@@ -59,6 +65,20 @@ export async function claimPayment(parameters: ClaimPaymentParameters): Promise<
       throw cause;
     }
   };
+  const { gasless } = parameters;
+  if (gasless) {
+    const info = funds.tokens.find((t) => t.info.address.toLowerCase() === gasless.token.toLowerCase())?.info;
+    const asset = { token: gasless.token, symbol: info?.symbol ?? 'tokens', decimals: info?.decimals ?? 0 };
+    try {
+      const done = await withdrawGasless({ client, stealthSecretKey: await key(), token: gasless.token, to: destination, bundler: gasless.bundler, paymaster: gasless.paymaster, maxFee: gasless.maxFee });
+      // No coin was paid: the fee (done.fee) came out of the tokens, so what arrived is done.amount.
+      onWithdrawal(asset, { hash: done.transactionHash, amount: done.amount, feePaid: 0n, feeBound: 0n, feeKind: 'exact' });
+    } catch (cause) {
+      onWithdrawal(asset, { error: errorMessage(cause) });
+      throw cause;
+    }
+    return { withdrawals: 1, dust: 0n };
+  }
   for (const { info, balance } of funds.tokens) {
     if (balance === 0n) continue;
     await attempt({ token: info.address, symbol: info.symbol, decimals: info.decimals }, async () => withdrawToken({ client, stealthSecretKey: await key(), token: info.address, to: destination }));

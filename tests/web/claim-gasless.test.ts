@@ -1,0 +1,115 @@
+/**
+ * Issue 31 in the browser: a token payment made with no gas top-up is claimed from the Scan page
+ * through the gasless route. anvil (Prague) carries EntryPoint v0.8, Simple7702Account, a token
+ * and the project's paymaster, with the alto bundler in front (account-abstraction.ts); the real
+ * server follows that chain with its `gasless` settings, so GET /api/v1/chains names the bundler
+ * and the page's policy lets it connect there.
+ *
+ * The sender pays from Node with the SDK (`payStealth`, no top-up: the one-time address holds no
+ * coin). The recipient reviews the claim: the fee is shown in the token ("at most …") and the page
+ * says once that the bundler (its host named) sees the one-time address and the destination. The
+ * claim is signed in the page with the one-time key: the wallet gets no signing request. Then the
+ * one-time address holds 0 tokens and 0 wei, the destination holds the amount minus the fee the
+ * paymaster's fee account received, that fee is at most the quote shown, and no request to the
+ * Wraith server carried the one-time address or the destination.
+ *
+ * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
+ */
+import { createStealthPayment, generateKeys, sealKeys } from '@wraith-pq/sdk';
+import { payStealth } from '@wraith-pq/sdk/evm';
+import type { Page } from 'playwright-core';
+import { getAddress, parseUnits, type Address, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEE_ACCOUNT, startGaslessChain, TOKEN_DECIMALS, type GaslessChain } from '../helpers/account-abstraction.ts';
+import { skipBrowser } from '../helpers/chromium.ts';
+import { scanOutcome, unlock } from './flows.ts';
+import { startWebHarness, type WebHarness } from './harness.ts';
+import { waitIndexed } from './money-chain.ts';
+import { installTestWallet } from './test-wallet.ts';
+
+let h: WebHarness;
+let g: GaslessChain;
+let client: PublicClient;
+
+beforeAll(async () => {
+  if (skipBrowser) return;
+  h = await startWebHarness({
+    async setupChain() {
+      g = await startGaslessChain();
+      client = g.chain.publicClient as PublicClient;
+      const entry = {
+        name: 'ethereum',
+        rpc_url: g.chain.rpcUrl,
+        confirmations: 0,
+        tokens: [{ address: g.token, symbol: 'TUSD', decimals: TOKEN_DECIMALS }],
+        gasless: { bundler_url: g.bundlerUrl, paymaster: g.paymaster, tokens: [g.token] },
+      };
+      return { CHAINS: JSON.stringify([entry]), INDEXER_POLL_MS: '100' };
+    },
+  });
+}, 240_000);
+afterAll(async () => {
+  await h?.stop();
+  await g?.stop();
+});
+
+/** The listed payment at `address` (its address is under "Technical details"). */
+const itemAt = (page: Page, address: string) => page.getByTestId('discovery').filter({ has: page.getByTestId('discovery-address').getByText(address, { exact: true }) });
+
+describe.skipIf(skipBrowser)('Claiming a token payment that came with no coin, from the Scan page', () => {
+  it('goes through the paymaster: the fee shown in the token before signing, no wallet prompt, the one-time address emptied, the destination paid the amount minus a fee within the quote', { timeout: 420_000 }, async () => {
+    const keys = generateKeys();
+    const envelope = await sealKeys(keys, 'correct horse battery staple');
+    const sender = g.chain.accounts[1]!;
+    const amount = 100n * 10n ** BigInt(TOKEN_DECIMALS);
+    await g.mint(sender.address, amount);
+    const payment = createStealthPayment(keys.metaAddress);
+    await payStealth({ wallet: g.chain.wallets[1]!, client, payment, asset: { type: 'erc20', token: g.token, amount, gasTopUp: 0n } });
+    expect(await client.getBalance({ address: payment.stealthAddress as Address })).toBe(0n);
+    await waitIndexed(h.server, client);
+
+    const { page } = await h.newPage();
+    const { calls } = await installTestWallet(page, { rpcUrl: g.chain.rpcUrl, account: sender.address });
+    await page.addInitScript((text) => localStorage.setItem('wraith.keystore.v1', text), envelope);
+    await page.goto('/scan');
+    await unlock(page);
+    expect(await scanOutcome(page)).toContain('Scan complete');
+    await expect.poll(() => itemAt(page, payment.stealthAddress).getByTestId('balance-token').textContent(), { timeout: 30_000 }).toBe('100 TUSD');
+
+    const destination = privateKeyToAccount(generatePrivateKey()).address;
+    await page.getByLabel(`Destination for ${getAddress(payment.stealthAddress)}`).fill(destination);
+    await page.getByRole('button', { name: 'Review the claim' }).click();
+    await expect.poll(() => page.getByTestId('claim-estimate').count(), { timeout: 60_000 }).toBe(1);
+    const estimate = (await page.getByTestId('claim-estimate').textContent()) ?? '';
+    const quoted = /^No ETH needed: fee at most ([\d.,]+) TUSD, taken from the tokens$/.exec(estimate);
+    expect(quoted, `${estimate} ${h.pageErrors.join(' ')}`).not.toBeNull();
+    const maxFee = parseUnits(quoted![1]!.replace(/,/g, ''), TOKEN_DECIMALS);
+    expect(maxFee).toBeGreaterThan(0n);
+    const notice = await page.getByTestId('gasless-notice').textContent();
+    expect(notice).toContain(`the bundler at ${new URL(g.bundlerUrl).host}`);
+    expect(notice).toContain('one-time address');
+    expect(await page.getByTestId('gasless-notice').count()).toBe(1);
+
+    const feesBefore = await g.tokenBalance(FEE_ACCOUNT);
+    await page.getByRole('button', { name: 'Claim 1 payment' }).click();
+    const statuses = () => page.getByTestId('claim-item').evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
+    await expect.poll(statuses, { timeout: 180_000 }).toEqual(['done']);
+
+    // On chain: nothing left at the one-time address; the destination got the amount minus the fee charged, within the quote.
+    expect(await g.tokenBalance(payment.stealthAddress as Address)).toBe(0n);
+    expect(await client.getBalance({ address: payment.stealthAddress as Address })).toBe(0n);
+    const fee = (await g.tokenBalance(FEE_ACCOUNT)) - feesBefore;
+    expect(fee).toBeGreaterThan(0n);
+    expect(fee).toBeLessThanOrEqual(maxFee);
+    expect(await g.tokenBalance(destination)).toBe(amount - fee);
+
+    // The wallet was asked for nothing; the Wraith server saw neither address.
+    expect(calls.filter((c) => /^(eth_requestAccounts|eth_sendTransaction|eth_sendRawTransaction|personal_sign|eth_sign)/.test(c.method))).toEqual([]);
+    const toServer = h.requests.filter((r) => r.url.startsWith(`${h.server.url}/`));
+    expect(toServer.length).toBeGreaterThan(0);
+    const secretHex = [payment.stealthAddress, destination].map((a) => a.slice(2).toLowerCase());
+    expect(toServer.filter((r) => secretHex.some((a) => `${r.url}\n${r.body}`.toLowerCase().includes(a))).map((r) => r.url)).toEqual([]);
+    expect(h.pageErrors).toEqual([]);
+  });
+});
