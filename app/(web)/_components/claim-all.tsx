@@ -53,6 +53,9 @@ type Read = { funds: PaymentFunds | null; error: string | null };
 /** `gasless`: claimed through the paymaster, its fee (at most) in the token. */
 type Estimate = { fee: bigint; bound: boolean } | { gasless: { fee: bigint; token: Address; symbol: string; decimals: number } } | { error: string };
 
+/** A gasless claim's fee bound is its quote plus a quarter (1/4): see gaslessEstimate. */
+const GASLESS_FEE_HEADROOM = 4n;
+
 const hasBalance = (funds: PaymentFunds | null) => funds !== null && (funds.native > 0n || funds.tokens.some((t) => t.balance > 0n));
 
 /** The destinations typed or pasted: one address per line (or separated by spaces and commas). */
@@ -251,7 +254,7 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
   async function gaslessEstimate(planItem: ClaimRunItem, funds: PaymentFunds | null) {
     const held = funds?.tokens.filter((t) => t.balance > 0n) ?? [];
     if (!route || !funds || held.length !== 1) return null;
-    const { info } = held[0]!;
+    const { info, balance } = held[0]!;
     if (!route.tokens.some((t) => isAddressEqual(t, info.address))) return null;
     const from = planItem.stealthAddress as Address;
     const to = planItem.destination as Address;
@@ -261,7 +264,11 @@ export function ClaimAll({ discoveries, reader, onReaderChange, secretKeyOf, amo
     );
     if (coinPays) return null;
     const quote = await estimateGaslessWithdrawal({ client: reader.client, from, to, token: info.address, bundler: route.bundlerUrl, paymaster: route.paymaster });
-    return { fee: quote.fee, token: info.address, symbol: info.symbol, decimals: info.decimals };
+    // The fee shown, and signed as the most taken (maxFee), is a quarter above today's quote: each
+    // claim mined moves the base fee, and the claims after the first of a run were refused when the
+    // bound was the quote itself (the fee taken is the quote at signing, at most this).
+    const bound = quote.fee + quote.fee / GASLESS_FEE_HEADROOM;
+    return { fee: bound > balance ? balance : bound, token: info.address, symbol: info.symbol, decimals: info.decimals };
   }
 
   async function review() {
