@@ -151,8 +151,6 @@ describe('wraith pay and wraith scan through the API', () => {
   });
 
   it('an announcement naming a token reads --amount by that token: without --rpc for its decimals only base units are taken, and nothing is published', async () => {
-    const shown = await cli(['keys', 'show', '--keystore', keystore]);
-    const metaAddress = shown.stdout.trim();
     const token = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
     const before = (await createClient({ baseUrl: server.url }).listAnnouncements({ limit: 1000 })).announcements.length;
     const refused = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--announce', 'api', '--tx-hash', txHash(6), '--amount', '100', '--token', token, '--api', server.url]);
