@@ -342,6 +342,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
       ]),
     },
   ],
+  listChains: [{ name: 'noneFollowed', summary: 'A server that follows no chain (a fresh one): no tokens, no gasless withdrawals', status: 200, response: { chains: [] } }],
   yellowConfig: [
     {
       name: 'defaults',
@@ -485,6 +486,7 @@ export const EXAMPLES: Readonly<Record<string, readonly ExampleCase[]>> = {
 export const EXAMPLE_SEQUENCE: readonly { operationId: string; example: string }[] = [
   ['health', 'alive'],
   ['openApiDocument', 'document'],
+  ['listChains', 'noneFollowed'],
   ['generateKeys', 'newKeys'],
   ['createStealthPayment', 'payExampleRecipient'],
   ['createStealthPayment', 'notAMetaAddress'],

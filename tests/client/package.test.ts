@@ -104,9 +104,12 @@ describe('npm pack', () => {
   // and batch glue with declarations and maps) to 681 kB; feePaidOf and the review's fixes to 703 kB.
   // estimatePayment with PaymentFees (code, declarations, maps, README and CHANGELOG) took it to 718 kB.
   // Issue 32's SDK part (viem errors by name, checksumProblem, pricedAt, worker types, the README's
-  // compiled Node worker example and fee words, CHANGELOG) to 739 kB.
-  it('stays small: under 750 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(750_000);
+  // compiled Node worker example and fee words, CHANGELOG) to 739 kB. Issues 30-33 together took it
+  // to 881 kB: gasless withdrawals (gasless.js 18.7 kB with its declarations and map), WraithPay (its
+  // init code and ABI as TypeScript, the contract route), the note that names its asset, the shared
+  // history records, fingerprints and name registration, with their README and CHANGELOG sections.
+  it('stays small: under 900 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(900_000);
   });
 });
 

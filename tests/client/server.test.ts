@@ -80,7 +80,14 @@ const CLIENT_METHOD_OF_OPERATION: Record<string, keyof WraithClient> = {
   'POST /api/v1/yellow/channel/close': 'closeChannel',
   'GET /api/v1/yellow/config': 'getChannelConfig',
   'GET /api/v1/chains': 'getChains',
+  'GET /api/v1/names': 'nameGateway',
+  'GET /api/v1/names/{name}': 'showName',
+  // One operation for register, change and release (its body's action), each a method of its own.
+  'POST /api/v1/names': 'registerName',
 };
+
+/** The ENS gateway's EIP-3668 routes are called by ENS resolvers and wallets, not by this client. */
+const NOT_FOR_THE_CLIENT = ['GET /api/v1/ccip/{sender}/{data}', 'POST /api/v1/ccip'];
 
 describe('coverage', () => {
   it('the client has a method for every operation the server documents in its OpenAPI document', async () => {
@@ -90,7 +97,7 @@ describe('coverage', () => {
       Object.keys(methods)
         .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
         .map((method) => `${method.toUpperCase()} ${path}`),
-    );
+    ).filter((operation) => !NOT_FOR_THE_CLIENT.includes(operation));
     expect(operations.sort()).toEqual(Object.keys(CLIENT_METHOD_OF_OPERATION).sort());
     for (const method of Object.values(CLIENT_METHOD_OF_OPERATION)) expect(typeof client[method], method).toBe('function');
   });
