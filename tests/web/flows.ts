@@ -68,7 +68,8 @@ export async function scanFor<const T extends readonly string[]>(page: Page, ste
   await unlock(page);
   expect(await scanOutcome(page)).toContain('Scan complete');
   const items = page.getByTestId('discovery');
-  expect(await items.count()).toBe(stealthAddresses.length);
+  // The list renders once the scan's result is kept (and, with a wallet on the page, as its balances are read).
+  await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(stealthAddresses.length);
   return stealthAddresses.map((address) => items.filter({ has: page.getByTestId('discovery-address').getByText(address, { exact: true }) })) as { [K in keyof T]: Locator };
 }
 
