@@ -5,7 +5,8 @@
  * Scan page knows which token balances to read without the user typing token addresses.
  * @module
  */
-import { erc20Abi, getAddress, isAddressEqual, parseEventLogs, type Address, type Hash, type PublicClient } from 'viem';
+import { WRAITH_PAY_ADDRESS, wraithPayAbi } from '@wraith-pq/sdk/evm';
+import { decodeFunctionData, erc20Abi, getAddress, isAddressEqual, parseEventLogs, type Address, type Hash, type PublicClient } from 'viem';
 
 export type ReceivedAsset = { type: 'native'; amount: bigint } | { type: 'erc20'; token: Address; amount: bigint };
 
@@ -14,10 +15,27 @@ export async function receivedAssets(client: PublicClient, txHash: Hash, stealth
   if (receipt.status !== 'success') return [];
   const assets: ReceivedAsset[] = [];
   if (transaction.to && isAddressEqual(transaction.to, stealthAddress) && transaction.value > 0n) assets.push({ type: 'native', amount: transaction.value });
+  // Through WraithPay the coin reaches the address inside the contract's call: read it from the call.
+  if (transaction.to && isAddressEqual(transaction.to, WRAITH_PAY_ADDRESS) && transaction.value > 0n) {
+    const coin = wraithPayCoin(transaction.input, stealthAddress);
+    if (coin > 0n) assets.push({ type: 'native', amount: coin });
+  }
   for (const log of parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })) {
     if (isAddressEqual(log.args.to, stealthAddress)) assets.push({ type: 'erc20', token: getAddress(log.address), amount: log.args.value });
   }
   return assets;
+}
+
+/** The coin a WraithPay call sent `stealthAddress`: payNative's amount, or payToken's gas top-up. */
+function wraithPayCoin(input: `0x${string}`, stealthAddress: Address): bigint {
+  try {
+    const call = decodeFunctionData({ abi: wraithPayAbi, data: input });
+    if (call.functionName === 'payNative' && isAddressEqual(call.args[0], stealthAddress)) return call.args[1];
+    if (call.functionName === 'payToken' && isAddressEqual(call.args[0], stealthAddress)) return call.args[3];
+  } catch {
+    // Another call: nothing to read.
+  }
+  return 0n;
 }
 
 /**
