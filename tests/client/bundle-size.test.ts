@@ -52,7 +52,8 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   // operation hashing with viem's typed-data code, five typed errors): measured 41.2 kB and 61.3 kB.
   // The bundler is spoken to over plain fetch: with viem's bundler client the second measured 77.9 kB
   // (it bundles every bundler action and error class), with viem's http transport 68.2 kB.
-  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 44_500, external: ['viem'] },
+  // On main with issue 30's WraithPay route and notes beside it: 45.1 kB.
+  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 46_500, external: ['viem'] },
   { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 66_000 },
   // @mysten/sui is a peer dependency of `@wraith-pq/sdk/sui` as viem is of /evm, so it is budgeted the
   // same two ways (issue 18). Measured 2.4 kB (its own code: key parsing, the sweep, errors; the curve
