@@ -127,7 +127,7 @@ describe('no payable address without its record', { timeout: 240_000 }, () => {
     expect(scan.code, scan.stderr).toBe(0);
     expect(scan.stdout).toBe('');
     const found = jsonLines(readFileSync(join(dir.path, 'found.json'), 'utf8')).filter((l) => l.type === 'discovery');
-    expect(found).toContainEqual(expect.objectContaining({ stealth_address: stealth, symbol: 'ETH', amount_formatted: '0.2', state: 'unspent', note: { tx_hash: transfer, amount: parseEther('0.2').toString(), chain_id: '31337' } }));
+    expect(found).toContainEqual(expect.objectContaining({ stealth_address: stealth, symbol: 'ETH', amount_formatted: '0.2', state: 'unspent', note: { tx_hash: transfer, amount: parseEther('0.2').toString(), chain_id: '31337', token: null } }));
   });
 
   it('files holding secrets or histories are owner-only: keystore, payment files, history, cursor, scan and history exports', async () => {
