@@ -88,11 +88,11 @@ describe('wraith pay --announce chain, wraith scan --rpc', () => {
       expect.objectContaining({ stealth_address: stealth, note: { tx_hash: transfer, amount: '777', chain_id: '31337', token: 'coin' } }),
     ]);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', scanned: 1, discoveries: 1 });
-    // In text, each payment's line says what its note names.
+    // In text, each payment's line reads its amount in the asset its note names (the coin here).
     const text = await cli(['scan', '--keystore', keystore, '--rpc', chain.rpcUrl]);
     expect(text.stdout.trim().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^found ${firstPayment.stealth_address} .* amount ${parseEther('0.25')}  of the coin  tx `)),
-      expect.stringMatching(new RegExp(`^found ${stealth} .* amount 777  of the coin  tx ${transfer}`)),
+      expect.stringMatching(new RegExp(`^found ${firstPayment.stealth_address} .* amount 0\\.25 ETH  tx `)),
+      expect.stringMatching(new RegExp(`^found ${stealth} .* amount 0\\.000000000000000777 ETH  tx ${transfer}`)),
     ]);
 
     // From a block after every announcement there is nothing to find.
