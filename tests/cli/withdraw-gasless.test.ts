@@ -5,6 +5,7 @@
  * at 0 tokens and 0 wei, the destination holds the amount minus a fee no higher than the one
  * shown before signing, and running the command again finds nothing left to do.
  */
+import { metaAddressFingerprint } from '@wraith-pq/sdk';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { getAddress, type Address } from 'viem';
@@ -39,7 +40,7 @@ afterAll(async () => {
 
 describe('wraith withdraw --gasless', () => {
   it('claims a token payment that came with no coin, the fee in the token no more than shown, and a second run finds nothing to do', async () => {
-    const paid = await cli(['pay', meta, '--token', g.token, '--amount', AMOUNT.toString(), '--gas-top-up', '0', '--announce', 'chain', '--rpc', g.chain.rpcUrl, '--json'], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
+    const paid = await cli(['pay', meta, '--fingerprint', metaAddressFingerprint(meta), '--base-units', '--token', g.token, '--amount', AMOUNT.toString(), '--gas-top-up', '0', '--announce', 'chain', '--rpc', g.chain.rpcUrl, '--json'], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
     expect(paid.code, paid.stderr).toBe(0);
     const stealth = getAddress(jsonLines(paid.stdout)[0]!.stealth_address as string);
     expect(await g.chain.publicClient.getBalance({ address: stealth })).toBe(0n);

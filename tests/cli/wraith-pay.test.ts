@@ -4,6 +4,7 @@
  * token of such a payment by itself: the note then names no separate transfer, so the token is
  * read from the announcing transaction, and the tokens leave before the coin that pays their gas.
  */
+import { metaAddressFingerprint } from '@wraith-pq/sdk';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { erc20Abi, getAddress, type Address } from 'viem';
@@ -39,7 +40,7 @@ afterAll(async () => {
 
 describe('wraith pay and withdraw where WraithPay is deployed', () => {
   it('pays tokens with their top-up and announces them in one transaction; withdraw finds the token without --token', { timeout: 180_000 }, async () => {
-    const paid = await cli(['pay', metaAddress, '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', '--token', token, '--amount', HUNDRED.toString()], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
+    const paid = await cli(['pay', metaAddress, '--fingerprint', metaAddressFingerprint(metaAddress), '--base-units', '--announce', 'chain', '--rpc', chain.rpcUrl, '--json', '--token', token, '--amount', HUNDRED.toString()], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
     expect(paid.code, paid.stderr).toBe(0);
     const line = jsonLines(paid.stdout)[0]!;
     expect(line).toMatchObject({ token, top_up_tx: null, announcement_tx: line.payment_tx });
