@@ -33,7 +33,8 @@ import {
   withdrawalCalls,
   wraithPaymasterAbi,
 } from './gasless-contracts.ts';
-import { BundlerUnreachableError, EntryPointMissingError, FeeAboveMaxError, PaymasterRefusedError, QuoteExpiredError, TokenBelowFeeError } from './gasless-errors.ts';
+import { BundlerUnreachableError, EntryPointMissingError, PaymasterRefusedError, QuoteExpiredError, TokenBelowFeeError } from './gasless-errors.ts';
+import { bundlerNoiseGas, quoteWithin } from './gasless-quote-room.ts';
 import { oneTimeAccountOf, type OneTimeAccount } from './one-time-account.ts';
 
 /** Where and through whom: the same for the estimate and the withdrawal. */
@@ -163,9 +164,10 @@ export async function withdrawGasless(parameters: WithdrawGaslessParameters): Pr
   if (typeof parameters !== 'object' || parameters === null) throw new InvalidArgumentError('parameters', 'must be an object');
   if (typeof parameters.maxFee !== 'bigint' || parameters.maxFee < 0n) throw new InvalidArgumentError('maxFee', 'must be a non-negative bigint (token base units)');
   const account = oneTimeAccountOf(parameters.stealthSecretKey);
-  const prepared = await prepareGasless(parameters, account.address);
+  const fresh = await prepareGasless(parameters, account.address);
+  // Within maxFee, spending at most the room left for the bundler's noise (gasless-quote-room.ts).
+  const prepared = { ...fresh, quote: quoteWithin(fresh.quote, fresh.room, parameters.maxFee) };
   const { quote } = prepared;
-  if (quote.fee > parameters.maxFee) throw new FeeAboveMaxError(quote.fee, parameters.maxFee);
   const operation = signedOperation(prepared, account);
   const bundler = bundlerOf(parameters.bundler);
   const userOperationHash = await bundlerCall(quote, () => bundler('eth_sendUserOperation', [formatUserOperationRequest(operation), ENTRY_POINT_V08]) as Promise<Hex>);
@@ -195,6 +197,8 @@ type Prepared = {
   nonce: bigint;
   /** The address's transaction count: the EIP-7702 authorization's nonce (the bundler sends the transaction). */
   accountNonce: number;
+  /** Gas added to the bundler's preVerificationGas for its noise (gasless-quote-room.ts; 0 off the OP Stack). */
+  room: bigint;
 };
 
 /** Read the chain, ask the bundler for the gas, and price the fee. */
@@ -257,13 +261,15 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
     ...(needsAuthorization ? { authorization: { address: SIMPLE_7702_ACCOUNT, chainId, nonce: accountNonce, ...STUB_AUTHORIZATION } } : {}),
     signature: STUB_SIGNATURE,
   } as UserOperation<'0.8'>;
-  const gas = formatUserOperationGas(
-    (await bundlerCall({ validUntil }, () => bundler('eth_estimateUserOperationGas', [formatUserOperationRequest(estimate), ENTRY_POINT_V08]))) as never,
-  );
+  const [answer, room] = await Promise.all([
+    bundlerCall({ validUntil }, () => bundler('eth_estimateUserOperationGas', [formatUserOperationRequest(estimate), ENTRY_POINT_V08])),
+    bundlerNoiseGas(client, baseFee + maxPriorityFeePerGas),
+  ]);
+  const gas = formatUserOperationGas(answer as never);
   const limits = {
     callGasLimit: gas.callGasLimit,
     verificationGasLimit: gas.verificationGasLimit,
-    preVerificationGas: gas.preVerificationGas,
+    preVerificationGas: gas.preVerificationGas + room,
     paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit ?? 0n,
     // No postOp: the paymaster returns no context.
     paymasterPostOpGasLimit: 0n,
@@ -276,6 +282,7 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
     chainId,
     nonce,
     accountNonce,
+    room,
     quote: {
       from, to, token, paymaster, feeAccount, balance, fee, amount: balance - fee, coin, maxCost, tokenPerEth, validUntil: Number(validUntil), needsAuthorization,
       gas: { ...limits, maxFeePerGas, maxPriorityFeePerGas },
