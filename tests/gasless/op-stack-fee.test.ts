@@ -100,6 +100,8 @@ describe.runIf(run)('gasless withdrawal on an OP Stack chain', () => {
     expect(await client.getBalance({ address: from })).toBe(0n);
     expect(await g.tokenBalance(to)).toBe(balance - result.fee);
     expect((await client.getCode({ address: from }))?.toLowerCase()).toBe(`0xef0100${SIMPLE_7702_ACCOUNT.slice(2).toLowerCase()}`);
+    // The bundle that carried the one-time key's authorization was a type-4 transaction to the EntryPoint.
+    expect(receipt.type).toBe('eip7702');
     expect(receipt.to?.toLowerCase()).toBe(ENTRY_POINT_V08.toLowerCase());
   });
 });
