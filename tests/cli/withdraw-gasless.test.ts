@@ -49,7 +49,7 @@ describe('wraith withdraw --gasless', () => {
     expect(scan.code, scan.stderr).toBe(0);
     writeFileSync(found, scan.stdout);
     const to: Address = privateKeyToAccount(generatePrivateKey()).address;
-    const feesBefore = await g.tokenBalance(FEE_ACCOUNT);
+    const feesBefore = await g.tokenBalance(g.paymaster);
     const args = ['withdraw', '--keystore', keystore, '--rpc', g.chain.rpcUrl, '--discoveries', found, '--all', '--to', to, '--gasless', '--bundler', g.bundlerUrl, '--paymaster', g.paymaster, '--yes', '--json'];
     const run = await cli(args);
     expect(run.code, run.stderr).toBe(0);
@@ -63,7 +63,7 @@ describe('wraith withdraw --gasless', () => {
     const fee = AMOUNT - (await g.tokenBalance(to));
     expect(fee).toBeGreaterThan(0n);
     expect(fee).toBeLessThanOrEqual(shownFee);
-    expect((await g.tokenBalance(FEE_ACCOUNT)) - feesBefore).toBe(fee);
+    expect((await g.tokenBalance(g.paymaster)) - feesBefore).toBe(fee);
     expect(await g.tokenBalance(stealth)).toBe(0n);
     expect(await g.chain.publicClient.getBalance({ address: stealth })).toBe(0n);
 
