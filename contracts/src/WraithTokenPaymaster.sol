@@ -6,34 +6,48 @@ import {Paymaster} from "@openzeppelin/contracts/account/paymaster/Paymaster.sol
 import {ERC4337Utils} from "@openzeppelin/contracts/account/utils/ERC4337Utils.sol";
 import {IEntryPoint, PackedUserOperation} from "@openzeppelin/contracts/interfaces/IERC4337.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
 /**
  * @title WraithTokenPaymaster
  * @notice An ERC-4337 v0.8 paymaster for gasless withdrawals from one-time (stealth) addresses
- * that hold an ERC-20 and no coin. It pays an operation's gas when the operation itself pays the
- * fee, in an accepted token, to the fee account, at the price the operator set on chain: no server
- * signs anything and none sees the one-time address before the bundler does.
+ * that hold an ERC-20 and no coin. It pays an operation's gas when the operation pays the fee, in
+ * an accepted token, at the price the operator set on chain: no server signs anything and none
+ * sees the one-time address before the bundler does.
  *
- * The operation must be the withdrawal the Wraith SDK builds (withdrawGasless), a Simple7702Account
- * (EIP-7702 delegated EOA) batch:
+ * The fee is taken in validation, before the operation's calls run. `paymasterData` is
  *
- *   executeBatch([ token.transfer(feeAccount, fee), token.transfer(destination, rest), (destination, coin, "")? ])
+ *   token (20 bytes) || fee (uint256, 32 bytes) [|| EIP-2612 permit signature r || s || v (65 bytes)]
  *
- * checked here in validation: the sender delegates to Simple7702Account, the token is listed,
- * `fee` covers `maxCost` (the most gas the EntryPoint may charge this paymaster) at the set price,
- * rounded up, and the sender holds `fee + rest`. The fee is fixed in the signed call data, so the
- * signer knows the most it pays before signing, and `rest = balance - fee` leaves the address at
- * exactly 0 tokens. No postOp: what the EntryPoint charges never exceeds `maxCost`.
+ * and it is part of the user operation hash the sender signs, so the sender fixes the most it pays
+ * before signing. Validation requires `fee` to cover `maxCost` (the most gas the EntryPoint may
+ * charge this paymaster) at the token's price, rounded up; applies the permit (the sender's
+ * EIP-2612 signature for exactly `fee`, deadline never, since validation may not read the time);
+ * and moves `fee` from the sender to this contract. If the permit or the transfer fails, the
+ * operation is refused as a signature failure (AA34): nothing moves, and an estimate with a stub
+ * permit still runs. Because the fee is paid before execution, an operation whose calls revert
+ * afterwards has still paid for its gas: the deposit cannot be drained by operations that pass
+ * validation and then fail (the flaw of taking the fee inside the operation's own calls).
+ *
+ * The fee is fixed, not refunded: a refund would land back on the one-time address, which must end
+ * at exactly 0. Fees collect here; `sweepFees` sends them to the fee account.
  *
  * A price (token base units per 1e18 wei) expires at `validUntil`, enforced by the EntryPoint
  * through the validation data (AA32), and the price updater may move it at most `maxMoveBps` from
- * the current one per update; the owner lists tokens and sets the bounds.
+ * the current one per update; the owner lists tokens and sets the bounds. List only tokens with an
+ * EIP-2612 `permit` (or whose senders already approved this contract).
  *
- * ERC-7562: validation reads this contract's storage, the token balance of the sender and the
- * sender's code hash; a public-mempool bundler needs the paymaster staked (addStake).
+ * ERC-7562: validation reads this contract's storage and writes the token's storage of the sender
+ * (nonce, allowance, balance) and of this contract (its balance), so a bundler needs the paymaster
+ * staked (addStake). A token's `permit` compares its deadline with TIMESTAMP, an opcode ERC-7562
+ * forbids in validation; a bundler must accept that for this paymaster (as for other permit-based
+ * paymasters), or senders approve it beforehand and omit the permit.
  */
 contract WraithTokenPaymaster is Paymaster, Ownable {
+    using SafeERC20 for IERC20;
+
     /// @dev One slot: the price, its expiry and how far one update may move it.
     struct Price {
         uint192 tokenPerEth;
@@ -41,25 +55,15 @@ contract WraithTokenPaymaster is Paymaster, Ownable {
         uint16 maxMoveBps;
     }
 
-    /// @dev BaseAccount.Call of eth-infinitism/account-abstraction v0.8.
-    struct Call {
-        address target;
-        uint256 value;
-        bytes data;
-    }
-
-    /// @dev Simple7702Account.executeBatch((address,uint256,bytes)[]).
-    bytes4 private constant EXECUTE_BATCH = 0x34fcd5be;
-    /// @dev IERC20.transfer(address,uint256).
-    bytes4 private constant TRANSFER = 0xa9059cbb;
+    /// @dev paymasterAndData = paymaster (20) || verification gas (16) || post-op gas (16) || paymasterData.
+    uint256 private constant PAYMASTER_DATA_OFFSET = 52;
+    /// @dev token (20) || fee (32).
+    uint256 private constant FEE_DATA_LENGTH = 52;
+    /// @dev ... || r (32) || s (32) || v (1).
+    uint256 private constant PERMIT_DATA_LENGTH = FEE_DATA_LENGTH + 65;
     uint256 private constant BPS = 10_000;
 
-    /// @notice The Simple7702Account implementation senders must delegate to (EIP-7702).
-    address public immutable accountImplementation;
-    /// @dev keccak256(0xef0100 || accountImplementation): the code hash of a delegated sender.
-    bytes32 private immutable _delegatedCodeHash;
-
-    /// @notice Receives every fee.
+    /// @notice Receives the fees (sweepFees).
     address public feeAccount;
     /// @notice May update prices within their bounds (besides the owner).
     address public priceUpdater;
@@ -69,23 +73,20 @@ contract WraithTokenPaymaster is Paymaster, Ownable {
     event TokenPriced(address indexed token, uint256 tokenPerEth, uint48 validUntil, uint16 maxMoveBps);
     event FeeAccountSet(address feeAccount);
     event PriceUpdaterSet(address priceUpdater);
+    /// @notice `sender` paid `fee` of `token` for an operation's gas.
+    event FeeTaken(address indexed sender, address indexed token, uint256 fee);
 
-    error NotSimple7702Account(address sender);
-    error NotAWithdrawal();
+    error MalformedPaymasterData(uint256 length);
     error UnlistedToken(address token);
-    error FeeRecipientNotFeeAccount(address recipient);
     error FeeTooLow(uint256 fee, uint256 required);
-    error BalanceShort(uint256 balance, uint256 needed);
     error PriceMovesTooFar(uint256 current, uint256 proposed, uint16 maxMoveBps);
     error PriceExpiryNotAhead(uint48 validUntil);
     error NotPriceUpdater(address caller);
     error ZeroAddress();
 
-    constructor(address owner_, address feeAccount_, address accountImplementation_) Ownable(owner_) {
-        if (feeAccount_ == address(0) || accountImplementation_ == address(0)) revert ZeroAddress();
+    constructor(address owner_, address feeAccount_) Ownable(owner_) {
+        if (feeAccount_ == address(0)) revert ZeroAddress();
         feeAccount = feeAccount_;
-        accountImplementation = accountImplementation_;
-        _delegatedCodeHash = keccak256(abi.encodePacked(hex"ef0100", accountImplementation_));
         emit FeeAccountSet(feeAccount_);
     }
 
@@ -103,43 +104,35 @@ contract WraithTokenPaymaster is Paymaster, Ownable {
         PackedUserOperation calldata userOp,
         bytes32 /* userOpHash */,
         uint256 maxCost
-    ) internal view override returns (bytes memory context, uint256 validationData) {
-        address sender = userOp.sender;
-        if (sender.codehash != _delegatedCodeHash) revert NotSimple7702Account(sender);
-        bytes calldata callData = userOp.callData;
-        if (callData.length < 4 || bytes4(callData[:4]) != EXECUTE_BATCH) revert NotAWithdrawal();
-        Call[] memory calls = abi.decode(callData[4:], (Call[]));
-        if (calls.length != 2 && calls.length != 3) revert NotAWithdrawal();
-        (address token, address feeTo, uint256 fee) = _transferOf(calls[0]);
-        (address token2, address to, uint256 rest) = _transferOf(calls[1]);
-        if (token2 != token || to == address(0)) revert NotAWithdrawal();
-        // The coin the address holds, if any, goes to the same destination, as a plain transfer.
-        if (calls.length == 3 && (calls[2].target != to || calls[2].data.length != 0)) revert NotAWithdrawal();
-        Price memory price = prices[token];
-        if (price.tokenPerEth == 0) revert UnlistedToken(token);
-        if (feeTo != feeAccount) revert FeeRecipientNotFeeAccount(feeTo);
+    ) internal override returns (bytes memory context, uint256 validationData) {
+        bytes calldata data = userOp.paymasterAndData[PAYMASTER_DATA_OFFSET:];
+        if (data.length != FEE_DATA_LENGTH && data.length != PERMIT_DATA_LENGTH) revert MalformedPaymasterData(data.length);
+        IERC20 token = IERC20(address(bytes20(data[:20])));
+        uint256 fee = uint256(bytes32(data[20:52]));
+        Price memory price = prices[address(token)];
+        if (price.tokenPerEth == 0) revert UnlistedToken(address(token));
         uint256 required = Math.mulDiv(maxCost, price.tokenPerEth, 1e18, Math.Rounding.Ceil);
         if (fee < required) revert FeeTooLow(fee, required);
-        // The batch must not revert after validation (the gas would be paid for no fee).
-        uint256 balance = IERC20(token).balanceOf(sender);
-        if (balance < fee + rest) revert BalanceShort(balance, fee + rest);
+
+        address sender = userOp.sender;
+        if (data.length == PERMIT_DATA_LENGTH) {
+            // Anyone who saw the operation may have submitted the permit already: then it fails
+            // here and the allowance it set is used below.
+            try
+                IERC20Permit(address(token)).permit(sender, address(this), fee, type(uint256).max, uint8(data[116]), bytes32(data[52:84]), bytes32(data[84:116]))
+            {} catch {}
+        }
+        // Paid now, whatever the operation's calls do later. A sender that cannot pay is a
+        // signature failure, not a revert, so that estimates with a stub permit still run.
+        bool paid = token.allowance(sender, address(this)) >= fee && token.trySafeTransferFrom(sender, address(this), fee);
+        if (paid) emit FeeTaken(sender, address(token), fee);
         // Expiry through the validation data: the EntryPoint refuses it after validUntil (AA32).
-        return ("", ERC4337Utils.packValidationData(true, 0, price.validUntil));
+        return ("", ERC4337Utils.packValidationData(paid, 0, price.validUntil));
     }
 
-    /// @dev The token, recipient and amount of a `transfer` call with no value; reverts otherwise.
-    function _transferOf(Call memory call) private pure returns (address token, address recipient, uint256 amount) {
-        bytes memory data = call.data;
-        if (call.value != 0 || data.length != 68) revert NotAWithdrawal();
-        uint256 selector;
-        uint256 recipientWord;
-        assembly {
-            selector := mload(add(data, 32))
-            recipientWord := mload(add(data, 36))
-            amount := mload(add(data, 68))
-        }
-        if (bytes4(bytes32(selector)) != TRANSFER || recipientWord >> 160 != 0) revert NotAWithdrawal();
-        return (call.target, address(uint160(recipientWord)), amount);
+    /// @notice Send the fees collected in `token` to the fee account (anyone may).
+    function sweepFees(IERC20 token) external {
+        token.safeTransfer(feeAccount, token.balanceOf(address(this)));
     }
 
     // --- Operator settings ---

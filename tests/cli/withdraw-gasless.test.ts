@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEE_ACCOUNT, startGaslessChain, type GaslessChain } from '../helpers/account-abstraction.ts';
 import { DEV_KEYS } from '../helpers/announcer-chain.ts';
-import { temporaryDirectory } from '../helpers/server.ts';
+import { startServer, temporaryDirectory } from '../helpers/server.ts';
 import { jsonLines, recordingCli, requireCliBuild } from './run-cli.ts';
 
 const PASSWORD = 'gasless-test-password';
@@ -49,7 +49,7 @@ describe('wraith withdraw --gasless', () => {
     expect(scan.code, scan.stderr).toBe(0);
     writeFileSync(found, scan.stdout);
     const to: Address = privateKeyToAccount(generatePrivateKey()).address;
-    const feesBefore = await g.tokenBalance(FEE_ACCOUNT);
+    const feesBefore = await g.tokenBalance(g.paymaster);
     const args = ['withdraw', '--keystore', keystore, '--rpc', g.chain.rpcUrl, '--discoveries', found, '--all', '--to', to, '--gasless', '--bundler', g.bundlerUrl, '--paymaster', g.paymaster, '--yes', '--json'];
     const run = await cli(args);
     expect(run.code, run.stderr).toBe(0);
@@ -63,7 +63,7 @@ describe('wraith withdraw --gasless', () => {
     const fee = AMOUNT - (await g.tokenBalance(to));
     expect(fee).toBeGreaterThan(0n);
     expect(fee).toBeLessThanOrEqual(shownFee);
-    expect((await g.tokenBalance(FEE_ACCOUNT)) - feesBefore).toBe(fee);
+    expect((await g.tokenBalance(g.paymaster)) - feesBefore).toBe(fee);
     expect(await g.tokenBalance(stealth)).toBe(0n);
     expect(await g.chain.publicClient.getBalance({ address: stealth })).toBe(0n);
 
@@ -71,6 +71,32 @@ describe('wraith withdraw --gasless', () => {
     const again = await cli(args);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/nothing to withdraw/);
+  }, 300_000);
+
+  it('takes the bundler and paymaster from the server\'s settings for the chain (--api) when the flags are absent', async () => {
+    const server = await startServer({
+      env: {
+        REGISTRY_URL: `file:${dir.path}/registry.db`,
+        CHAINS: JSON.stringify([{ name: 'local', rpc_url: g.chain.rpcUrl, tokens: [{ address: g.token, symbol: 'TUSD', decimals: 6 }], gasless: { bundler_url: g.bundlerUrl, paymaster: g.paymaster, tokens: [g.token] } }]),
+        RATE_LIMIT_RPS: '0',
+      },
+    });
+    try {
+      const paid = await cli(['pay', meta, '--fingerprint', metaAddressFingerprint(meta), '--base-units', '--token', g.token, '--amount', AMOUNT.toString(), '--gas-top-up', '0', '--announce', 'chain', '--rpc', g.chain.rpcUrl, '--json'], { WRAITH_PRIVATE_KEY: DEV_KEYS[0]! });
+      expect(paid.code, paid.stderr).toBe(0);
+      const stealth = getAddress(jsonLines(paid.stdout)[0]!.stealth_address as string);
+      const to: Address = privateKeyToAccount(generatePrivateKey()).address;
+      const run = await cli(['withdraw', '--keystore', keystore, '--rpc', g.chain.rpcUrl, '--from-block', '0', '--address', stealth, '--to', to, '--token', g.token, '--gasless', '--api', server.url, '--yes', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(jsonLines(run.stdout).find((l) => l.type === 'withdrawal')).toMatchObject({ status: 'done', destination: to, error: null });
+      expect(await g.tokenBalance(stealth)).toBe(0n);
+      expect(await g.tokenBalance(to)).toBeGreaterThan(0n);
+      // The server was asked for the chain's settings only: no request named the one-time address or the destination.
+      expect(server.log()).not.toContain(stealth.slice(2).toLowerCase());
+      expect(server.log().toLowerCase()).not.toContain(to.slice(2).toLowerCase());
+    } finally {
+      await server.stop();
+    }
   }, 300_000);
 
   it('needs both --bundler and --paymaster, or a server that names them', async () => {

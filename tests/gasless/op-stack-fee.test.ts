@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventLogs, parseGwei, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { estimateGaslessWithdrawal, withdrawGasless } from '@wraith-pq/sdk/evm';
-import { ENTRY_POINT_V08, FEE_ACCOUNT, SIMPLE_7702_ACCOUNT, TOKEN_PER_ETH, startGaslessChain, type GaslessChain } from '../helpers/account-abstraction.ts';
+import { ENTRY_POINT_V08, SIMPLE_7702_ACCOUNT, TOKEN_PER_ETH, startGaslessChain, type GaslessChain } from '../helpers/account-abstraction.ts';
 import { chargedBy, opNodeOrSkip, type OpNode } from '../helpers/op-node.ts';
 
 const run = opNodeOrSkip();
@@ -66,7 +66,7 @@ describe.runIf(run)('gasless withdrawal on an OP Stack chain', () => {
     const quote = quotes.reduce((low, q) => (q.fee < low.fee ? q : low));
     expect(quote).toMatchObject({ balance, coin: 0n, needsAuthorization: true });
     const depositBefore = await g.deposit();
-    const feesBefore = await g.tokenBalance(FEE_ACCOUNT);
+    const feesBefore = await g.tokenBalance(g.paymaster);
     const started = performance.now();
     const result = await withdrawGasless({ ...route, stealthSecretKey: key, maxFee: quote.fee });
     const seconds = (performance.now() - started) / 1000;
@@ -94,7 +94,7 @@ describe.runIf(run)('gasless withdrawal on an OP Stack chain', () => {
     expect(result.fee).toBeLessThanOrEqual(quote.fee);
     expect(result.maxCost).toBeGreaterThanOrEqual(paid);
     expect(result.fee * 10n ** 18n).toBeGreaterThanOrEqual(paid * TOKEN_PER_ETH);
-    expect((await g.tokenBalance(FEE_ACCOUNT)) - feesBefore).toBe(result.fee);
+    expect((await g.tokenBalance(g.paymaster)) - feesBefore).toBe(result.fee);
     // Nothing left behind; the rest is at the destination; the address now delegates to Simple7702Account.
     expect(await g.tokenBalance(from)).toBe(0n);
     expect(await client.getBalance({ address: from })).toBe(0n);

@@ -1,8 +1,11 @@
 /**
  * The start-up check of a chain's gasless settings (lib/server/gasless-check.ts) against a real
- * anvil: a paymaster address without code and a bundler without EntryPoint v0.8 (or serving
- * another chain) are refused; a bundler that does not answer is a warning. The bundler here is a
- * few lines of JSON-RPC answering fixed facts (tests/gasless/alto.test.ts runs the real one).
+ * anvil with EntryPoint v0.8 and the project's paymaster (startGaslessChain, no bundler): a
+ * paymaster address without code, a contract that is not a WraithTokenPaymaster, a token it sets
+ * no price for or one without an EIP-2612 permit, and a bundler without EntryPoint v0.8 (or
+ * serving another chain) are refused; a bundler that does not answer and an expired price are
+ * warnings. The bundler here is a few lines of JSON-RPC answering fixed facts (the gasless tests
+ * run the real one, alto).
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,22 +15,24 @@ import { ChainIdentityError, startChains } from '../../lib/server/chain.ts';
 import { checkGasless } from '../../lib/server/gasless-check.ts';
 import { clearProcessSingleton } from '../../lib/server/singleton.ts';
 import { configure } from '../helpers/api.ts';
-import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { projectArtifact, startGaslessChain, TOKEN_PER_ETH, type GaslessChain } from '../helpers/account-abstraction.ts';
+import { getAddress, numberToHex, type Address } from 'viem';
 
 const ENTRY_POINT_V07 = '0x0000000071727De22E5E9d8BAf0edAc6f37da032';
 const ENTRY_POINT_V08 = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';
-const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 /** anvil's chain id. */
 const CHAIN_ID = 31337;
 
-let anvil: Anvil;
+let g: GaslessChain;
+/** A contract with code that is no paymaster: the deterministic deployer anvil ships. */
+const NOT_A_PAYMASTER = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 let bundler: Server;
 let bundlerUrl: string;
 /** What the stand-in bundler answers. */
 let facts = { entryPoints: [ENTRY_POINT_V08], chainId: CHAIN_ID };
 
 beforeAll(async () => {
-  anvil = await startAnvil();
+  g = await startGaslessChain({ bundler: false });
   bundler = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -40,25 +45,31 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => bundler.listen(0, '127.0.0.1', resolve));
   bundlerUrl = `http://127.0.0.1:${(bundler.address() as { port: number }).port}/`;
-});
+}, 120_000);
 afterAll(async () => {
   await new Promise((resolve) => bundler?.close(resolve));
-  await anvil?.stop();
+  await g?.stop();
 });
 
-function chain(paymaster: string, url = bundlerUrl): ChainConfig {
+function chain(paymaster: string = g.paymaster, url = bundlerUrl, token: string = g.token): ChainConfig {
   return loadConfig({
-    CHAINS: JSON.stringify([{ name: 'local', rpc_url: anvil.rpcUrl, tokens: [{ address: TOKEN, symbol: 'USDC', decimals: 6 }], gasless: { bundler_url: url, paymaster, tokens: [TOKEN] } }]),
+    CHAINS: JSON.stringify([{ name: 'local', rpc_url: g.chain.rpcUrl, tokens: [{ address: token, symbol: 'USDC', decimals: 6 }], gasless: { bundler_url: url, paymaster, tokens: [token] } }]),
   }).chains[0]!;
 }
 
-const check = (config: ChainConfig) => checkGasless(config, createChainClients(anvil.rpcUrl, 2_000), CHAIN_ID, 2_000);
+const check = (config: ChainConfig) => checkGasless(config, createChainClients(g.chain.rpcUrl, 2_000), CHAIN_ID, 2_000);
+
+/** Deploy a test contract of contracts/build; its address. */
+async function deploy(name: string, args: readonly unknown[]): Promise<Address> {
+  const artifact = projectArtifact(name);
+  const hash = await g.chain.wallets[0]!.deployContract({ abi: artifact.abi as never, bytecode: artifact.bytecode, args: args as never });
+  return getAddress((await g.chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!);
+}
 
 describe('the start-up check of gasless settings', () => {
   it('passes a paymaster with code and a bundler of EntryPoint v0.8 on the same chain', async () => {
     facts = { entryPoints: [ENTRY_POINT_V07, ENTRY_POINT_V08], chainId: CHAIN_ID };
-    // anvil's dev accounts have no code; the deterministic deployer it ships with does.
-    expect(await check(chain('0x4e59b44847b379578588920ca78fbf26c0b4956c'))).toEqual({ refusals: [], warnings: [] });
+    expect(await check(chain())).toEqual({ refusals: [], warnings: [] });
   });
 
   it('refuses a paymaster address with no code on the chain', async () => {
@@ -69,7 +80,7 @@ describe('the start-up check of gasless settings', () => {
 
   it('refuses a bundler that lists no EntryPoint v0.8, or serves another chain', async () => {
     facts = { entryPoints: [ENTRY_POINT_V07], chainId: 10 };
-    const { refusals } = await check(chain('0x4e59b44847b379578588920ca78fbf26c0b4956c'));
+    const { refusals } = await check(chain());
     expect(refusals).toEqual([
       'local: gasless.bundler_url does not list EntryPoint v0.8 in eth_supportedEntryPoints',
       'local: gasless.bundler_url serves chain id 10, but the chain\'s RPC answers 31337',
@@ -77,17 +88,54 @@ describe('the start-up check of gasless settings', () => {
   });
 
   it('only warns about a bundler that does not answer (it may come up later), without quoting its URL', async () => {
-    const { refusals, warnings } = await check(chain('0x4e59b44847b379578588920ca78fbf26c0b4956c', 'http://127.0.0.1:1/key-s3cret'));
+    const { refusals, warnings } = await check(chain(g.paymaster, 'http://127.0.0.1:1/key-s3cret'));
     expect(refusals).toEqual([]);
     expect(warnings).toEqual([expect.stringMatching(/^local: gasless\.bundler_url did not answer eth_supportedEntryPoints/)]);
     expect(warnings.join()).not.toContain('s3cret');
   });
 });
 
+describe('the start-up check of the paymaster\'s tokens', () => {
+  it('refuses a contract that is not a WraithTokenPaymaster', async () => {
+    facts = { entryPoints: [ENTRY_POINT_V08], chainId: CHAIN_ID };
+    const { refusals } = await check(chain(NOT_A_PAYMASTER));
+    expect(refusals).toEqual(['local: gasless.paymaster does not answer prices(token): not a WraithTokenPaymaster (contracts/src)?']);
+  });
+
+  it('refuses a token the paymaster sets no price for', async () => {
+    const unlisted = await deploy('MintableToken', ['Other', 'OTH', 6]);
+    const { refusals } = await check(chain(g.paymaster, bundlerUrl, unlisted));
+    expect(refusals).toEqual(['local: gasless.tokens: USDC is not accepted by gasless.paymaster (it sets no price for it)']);
+  });
+
+  it('refuses a listed token without an EIP-2612 permit: an address holding no coin could not pay the fee', async () => {
+    const usdtLike = await deploy('NoBoolToken', [10n ** 12n]);
+    const now = Number((await g.chain.publicClient.getBlock()).timestamp);
+    await g.ownerCall('setToken', [usdtLike, TOKEN_PER_ETH, now + 86_400, 2_000]);
+    const { refusals } = await check(chain(g.paymaster, bundlerUrl, usdtLike));
+    expect(refusals).toEqual(['local: gasless.tokens: USDC has no EIP-2612 permit, so an address that holds no coin cannot pay the paymaster\'s fee']);
+  });
+
+  it('only warns about an expired price: its operator may renew it', async () => {
+    const now = Number((await g.chain.publicClient.getBlock()).timestamp);
+    await g.ownerCall('setToken', [g.token, TOKEN_PER_ETH, now + 10, 2_000]);
+    try {
+      await g.chain.rpc('evm_increaseTime', [numberToHex(60)]);
+      await g.chain.mine();
+      const { refusals, warnings } = await check(chain());
+      expect(refusals).toEqual([]);
+      expect(warnings).toEqual([expect.stringMatching(/^local: gasless\.tokens: USDC: the paymaster's price expired at .*; gasless withdrawals of it fail until its operator renews it$/)]);
+    } finally {
+      const later = Number((await g.chain.publicClient.getBlock()).timestamp);
+      await g.ownerCall('setToken', [g.token, TOKEN_PER_ETH, later + 86_400, 2_000]);
+    }
+  });
+});
+
 describe('start-up', () => {
   it('stops the server when a chain\'s paymaster has no code, naming the chain and the setting', async () => {
     facts = { entryPoints: [ENTRY_POINT_V08], chainId: CHAIN_ID };
-    const entry = { name: 'local', rpc_url: anvil.rpcUrl, tokens: [{ address: TOKEN, symbol: 'USDC', decimals: 6 }], gasless: { bundler_url: bundlerUrl, paymaster: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', tokens: [TOKEN] } };
+    const entry = { name: 'local', rpc_url: g.chain.rpcUrl, tokens: [{ address: g.token, symbol: 'USDC', decimals: 6 }], gasless: { bundler_url: bundlerUrl, paymaster: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', tokens: [g.token] } };
     await configure({ CHAINS: JSON.stringify([entry]) });
     clearProcessSingleton('chains');
     const refused = await startChains().catch((error: unknown) => error);

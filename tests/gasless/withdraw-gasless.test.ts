@@ -3,11 +3,11 @@
  * Simple7702Account from npm bytecode, WraithTokenPaymaster, and the alto bundler
  * (tests/helpers/account-abstraction.ts). A one-time address holding only tokens (0 wei) is
  * emptied to a fresh destination: it ends at exactly 0 tokens and 0 wei, the destination holds
- * the balance minus the fee, the fee account holds the fee, and the fee is what the estimate said
+ * the balance minus the fee, the paymaster holds the fee, and the fee is what the estimate said
  * before anything was signed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, type Address, type Hex } from 'viem';
+import { bytesToHex, getAddress, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import {
   BundlerUnreachableError,
@@ -19,7 +19,7 @@ import {
   withdrawGasless,
 } from '@wraith-pq/sdk/evm';
 import { numberToHex } from 'viem';
-import { FEE_ACCOUNT, PAYMASTER_DEPOSIT, SIMPLE_7702_ACCOUNT, TOKEN_PER_ETH, startGaslessChain, type GaslessChain } from '../helpers/account-abstraction.ts';
+import { FEE_ACCOUNT, PAYMASTER_DEPOSIT, SIMPLE_7702_ACCOUNT, TOKEN_PER_ETH, projectArtifact, startGaslessChain, type GaslessChain } from '../helpers/account-abstraction.ts';
 import { startAnnouncerChain } from '../helpers/announcer-chain.ts';
 
 let g: GaslessChain;
@@ -42,7 +42,7 @@ describe('withdrawGasless', () => {
   it('empties a one-time address that holds only tokens: 0 tokens and 0 wei left, the fee as estimated', async () => {
     const { key, address } = await oneTime(25_000_000n);
     const to = privateKeyToAddress(generatePrivateKey());
-    const feesBefore = await g.tokenBalance(FEE_ACCOUNT);
+    const feesBefore = await g.tokenBalance(g.paymaster);
     const quote = await estimateGaslessWithdrawal({ ...route(), from: address, to });
     expect(quote).toMatchObject({ balance: 25_000_000n, coin: 0n, needsAuthorization: true });
     expect(quote.fee).toBeGreaterThan(0n);
@@ -52,7 +52,7 @@ describe('withdrawGasless', () => {
     expect(await g.tokenBalance(address)).toBe(0n);
     expect(await g.chain.publicClient.getBalance({ address })).toBe(0n);
     expect(await g.tokenBalance(to)).toBe(25_000_000n - quote.fee);
-    expect((await g.tokenBalance(FEE_ACCOUNT)) - feesBefore).toBe(quote.fee);
+    expect((await g.tokenBalance(g.paymaster)) - feesBefore).toBe(quote.fee);
     expect(result.actualGasCost).toBeLessThanOrEqual(result.maxCost);
     expect((await g.chain.publicClient.getCode({ address }))?.toLowerCase()).toBe(`0xef0100${SIMPLE_7702_ACCOUNT.slice(2).toLowerCase()}`);
   });
@@ -121,6 +121,22 @@ describe('withdrawGasless', () => {
     expect(unlisted).toBeInstanceOf(PaymasterRefusedError);
     expect((unlisted as PaymasterRefusedError).reason).toMatch(/UnlistedToken/);
     expect(await g.tokenBalance(address)).toBe(5_000_000n);
+  });
+
+  it('refuses before signing a listed token without an EIP-2612 permit: an address with no coin could not pay the fee', async () => {
+    const artifact = projectArtifact('NoBoolToken');
+    const hash = await g.chain.wallets[0]!.deployContract({ abi: artifact.abi as never, bytecode: artifact.bytecode, args: [10n ** 12n] as never });
+    const usdtLike = getAddress((await g.chain.publicClient.waitForTransactionReceipt({ hash })).contractAddress!);
+    const now = Number((await g.chain.publicClient.getBlock()).timestamp);
+    await g.ownerCall('setToken', [usdtLike, TOKEN_PER_ETH, now + 86_400, 2_000]);
+    const { key, address } = await oneTime(0n);
+    const sent = await g.chain.wallets[0]!.writeContract({ address: usdtLike, abi: artifact.abi as never, functionName: 'transfer', args: [address, 5_000_000n] } as never);
+    await g.chain.publicClient.waitForTransactionReceipt({ hash: sent });
+    const to = privateKeyToAddress(generatePrivateKey());
+    const refused = await withdrawGasless({ ...route(), token: usdtLike, stealthSecretKey: key, to, maxFee: 10n ** 12n }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PaymasterRefusedError);
+    expect((refused as PaymasterRefusedError).reason).toMatch(/no EIP-2612 permit/);
+    expect(await g.chain.publicClient.getCode({ address })).toBeUndefined();
   });
 
   it('says the bundler is unreachable when nothing answers at its URL', async () => {

@@ -124,7 +124,7 @@ export async function startGaslessChain(options: GaslessChainOptions = {}): Prom
     await create2(chain, pad('0x0', { size: 32 }), aa('Simple7702Account').bytecode, SIMPLE_7702_ACCOUNT);
     const token = await deploy(chain, 'MintableToken', ['Test USD', 'TUSD', TOKEN_DECIMALS]);
     const owner = chain.accounts[0]!.address;
-    const paymaster = await deploy(chain, 'WraithTokenPaymaster', [owner, FEE_ACCOUNT, SIMPLE_7702_ACCOUNT]);
+    const paymaster = await deploy(chain, 'WraithTokenPaymaster', [owner, FEE_ACCOUNT]);
     const paymasterAbi = projectArtifact('WraithTokenPaymaster').abi as never;
     const tokenAbi = projectArtifact('MintableToken').abi as never;
     const write = async (address: Address, abi: never, functionName: string, args: readonly unknown[], value?: bigint) => {

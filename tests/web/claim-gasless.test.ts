@@ -10,7 +10,7 @@
  * says once that the bundler (its host named) sees the one-time address and the destination. The
  * claim is signed in the page with the one-time key: the wallet gets no signing request. Then the
  * one-time address holds 0 tokens and 0 wei, the destination holds the amount minus the fee the
- * paymaster's fee account received, that fee is at most the quote shown, and no request to the
+ * paymaster received, that fee is at most the quote shown, and no request to the
  * Wraith server carried the one-time address or the destination.
  *
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { getAddress, parseUnits, type Address, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEE_ACCOUNT, startGaslessChain, TOKEN_DECIMALS, type GaslessChain } from '../helpers/account-abstraction.ts';
+import { startGaslessChain, TOKEN_DECIMALS, type GaslessChain } from '../helpers/account-abstraction.ts';
 import { skipBrowser } from '../helpers/chromium.ts';
 import { scanOutcome, unlock } from './flows.ts';
 import { startWebHarness, type WebHarness } from './harness.ts';
@@ -101,7 +101,7 @@ describe.skipIf(skipBrowser)('Claiming a token payment that came with no coin, f
     expect(notice).toContain('one-time address');
     expect(await page.getByTestId('gasless-notice').count()).toBe(1);
 
-    const feesBefore = await g.tokenBalance(FEE_ACCOUNT);
+    const feesBefore = await g.tokenBalance(g.paymaster);
     await page.getByRole('button', { name: 'Claim 3 payments' }).click();
     const statuses = () => page.getByTestId('claim-item').evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
     await expect.poll(statuses, { timeout: 420_000 }).toEqual(['done', 'done', 'done']);
@@ -116,7 +116,7 @@ describe.skipIf(skipBrowser)('Claiming a token payment that came with no coin, f
       expect(fee).toBeLessThanOrEqual(maxFees[i]!);
       fees += fee;
     }
-    expect((await g.tokenBalance(FEE_ACCOUNT)) - feesBefore).toBe(fees);
+    expect((await g.tokenBalance(g.paymaster)) - feesBefore).toBe(fees);
 
     // The wallet was asked for nothing; the Wraith server saw none of the addresses.
     expect(calls.filter((c) => /^(eth_requestAccounts|eth_sendTransaction|eth_sendRawTransaction|personal_sign|eth_sign)/.test(c.method))).toEqual([]);

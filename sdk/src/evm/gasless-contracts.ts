@@ -4,7 +4,7 @@
  * WraithTokenPaymaster (contracts/src), and the call batch the paymaster accepts.
  * @module
  */
-import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
+import { concat, encodeFunctionData, erc20Abi, numberToHex, pad, type Address, type Hex } from 'viem';
 
 /** EntryPoint v0.8 (ERC-4337), the same address on every chain. */
 export const ENTRY_POINT_V08: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';
@@ -25,12 +25,9 @@ export const wraithPaymasterAbi = [
     ],
   },
   { type: 'function', name: 'feeAccount', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
-  { type: 'error', name: 'NotSimple7702Account', inputs: [{ name: 'sender', type: 'address' }] },
-  { type: 'error', name: 'NotAWithdrawal', inputs: [] },
+  { type: 'error', name: 'MalformedPaymasterData', inputs: [{ name: 'length', type: 'uint256' }] },
   { type: 'error', name: 'UnlistedToken', inputs: [{ name: 'token', type: 'address' }] },
-  { type: 'error', name: 'FeeRecipientNotFeeAccount', inputs: [{ name: 'recipient', type: 'address' }] },
   { type: 'error', name: 'FeeTooLow', inputs: [{ name: 'fee', type: 'uint256' }, { name: 'required', type: 'uint256' }] },
-  { type: 'error', name: 'BalanceShort', inputs: [{ name: 'balance', type: 'uint256' }, { name: 'needed', type: 'uint256' }] },
 ] as const;
 
 const executeBatchAbi = [
@@ -63,25 +60,31 @@ export type BatchCall = { target: Address; value: bigint; data: Hex };
 
 export type WithdrawalBatch = {
   token: Address;
-  feeAccount: Address;
-  fee: bigint;
   to: Address;
-  /** Token base units for `to`: the balance minus the fee. */
+  /** Token base units for `to`: the balance minus the fee (the paymaster took the fee in validation). */
   amount: bigint;
-  /** Wei the address holds, sent to `to` as well (none: no third call). */
+  /** Wei the address holds, sent to `to` as well (none: no second call). */
   coin: bigint;
 };
 
-/** The calls WraithTokenPaymaster accepts: the fee to the fee account, the rest to `to`, then any coin. */
-export function withdrawalCalls({ token, feeAccount, fee, to, amount, coin }: WithdrawalBatch): BatchCall[] {
-  const transfer = (recipient: Address, value: bigint): BatchCall => ({
-    target: token,
-    value: 0n,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, value] }),
-  });
-  const calls = [transfer(feeAccount, fee), transfer(to, amount)];
+/** The withdrawal's calls: the tokens left after the fee to `to`, then any coin. */
+export function withdrawalCalls({ token, to, amount, coin }: WithdrawalBatch): BatchCall[] {
+  const calls: BatchCall[] = [{ target: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }];
   if (coin > 0n) calls.push({ target: to, value: coin, data: '0x' });
   return calls;
+}
+
+/** The EIP-2612 permit signature the paymaster applies in validation: r || s || v (65 bytes). */
+export type PermitSignature = { r: Hex; s: Hex; v: number };
+
+/**
+ * WraithTokenPaymaster's `paymasterData`: token || fee (uint256) || the permit's r || s || v when
+ * given. It is inside the user operation hash, so the sender's signature fixes the fee.
+ */
+export function paymasterData(token: Address, fee: bigint, permit?: PermitSignature): Hex {
+  const parts: Hex[] = [token, pad(numberToHex(fee), { size: 32 })];
+  if (permit !== undefined) parts.push(permit.r, permit.s, numberToHex(permit.v, { size: 1 }));
+  return concat(parts);
 }
 
 /** Simple7702Account.executeBatch(calls). */

@@ -6,12 +6,16 @@
  * The one-time address delegates to Simple7702Account (an EIP-7702 authorization signed with the
  * real chain id, once: skipped when it already delegates there) and sends one user operation:
  *
- *   executeBatch([token.transfer(feeAccount, fee), token.transfer(to, balance - fee), (to, coin)?])
+ *   paymasterData: token || fee || EIP-2612 permit(spender = paymaster, value = fee, no deadline)
+ *   callData:      executeBatch([token.transfer(to, balance - fee), (to, coin)?])
  *
- * The fee is fixed in the signed call data: the paymaster's price (set on chain by its operator)
- * applied to `maxCost`, the most gas the EntryPoint can charge for the operation, rounded up. So
+ * The paymaster takes the fee in validation, with the permit, before the calls run. The fee is
+ * fixed in the signed operation: the paymaster's price (set on chain by its operator) applied to
+ * `maxCost`, the most gas the EntryPoint can charge for the operation, rounded up. So
  * {@link estimateGaslessWithdrawal}'s fee is exactly what is paid, known before anything is
- * signed, and the address ends at 0 tokens and 0 wei.
+ * signed, and the address ends at 0 tokens and 0 wei. The token must have an EIP-2612 permit
+ * (USDC and most tokens deployed since 2021 do), unless the address already approved the
+ * paymaster for the fee.
  *
  * Who sees what: the bundler receives the operation before it is mined: the one-time address,
  * the destination, the amounts and the caller's IP. On chain the paymaster and its fee account
@@ -30,12 +34,14 @@ import {
   executeBatchData,
   ENTRY_POINT_V08,
   SIMPLE_7702_ACCOUNT,
+  paymasterData,
   withdrawalCalls,
   wraithPaymasterAbi,
 } from './gasless-contracts.ts';
 import { BundlerUnreachableError, EntryPointMissingError, PaymasterRefusedError, QuoteExpiredError, TokenBelowFeeError } from './gasless-errors.ts';
 import { bundlerNoiseGas, quoteWithin } from './gasless-quote-room.ts';
 import { oneTimeAccountOf, type OneTimeAccount } from './one-time-account.ts';
+import { permitContextOf, signPermit, type PermitContext } from './permit.ts';
 
 /** Where and through whom: the same for the estimate and the withdrawal. */
 export type GaslessRoute = {
@@ -72,7 +78,7 @@ export type EstimateGaslessWithdrawalReturnType = {
   to: Address;
   token: Address;
   paymaster: Address;
-  /** Receives the fee. */
+  /** Where the paymaster sends the fees it collected. */
   feeAccount: Address;
   /** Token base units the address holds. */
   balance: bigint;
@@ -124,6 +130,15 @@ export class GaslessWithdrawalRevertedError extends WraithError {
 const STUB_AUTHORIZATION = { r: '0xfffffffffffffffffffffffffffffff000000000000000000000000000000000', s: '0x7aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', yParity: 1 } as const;
 /** A stub user operation signature: 65 bytes of the right shape (Simple7702Account recovers, never reverts, on it). */
 const STUB_SIGNATURE: Hex = '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c';
+/** A stub permit for estimates: the paymaster refuses it as a signature failure, which a bundler's estimate tolerates. */
+const STUB_PERMIT = { r: STUB_AUTHORIZATION.r, s: STUB_AUTHORIZATION.s, v: 28 } as const;
+/**
+ * Gas the paymaster's validation spends on a real permit and fee transfer beyond the stub's
+ * refused path the bundler measured: the permit's nonce and allowance writes, the fee's two
+ * balance writes and their events (about 80,000 on an OpenZeppelin token, more behind a proxy).
+ * Unused verification gas is not charged; it only raises `maxCost`, hence the quoted fee.
+ */
+const PERMIT_AND_FEE_GAS = 120_000n;
 const DEFAULT_TIMEOUT_MS = 120_000;
 const RECEIPT_POLL_MS = 500;
 const BUNDLER_TIMEOUT_MS = 30_000;
@@ -199,6 +214,8 @@ type Prepared = {
   accountNonce: number;
   /** Gas added to the bundler's preVerificationGas for its noise (gasless-quote-room.ts; 0 off the OP Stack). */
   room: bigint;
+  /** The token's permit domain and the address's permit nonce; undefined when the address already approved the paymaster. */
+  permit: PermitContext | undefined;
 };
 
 /** Read the chain, ask the bundler for the gas, and price the fee. */
@@ -225,12 +242,14 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
   ]);
   if (tokenPerEth === 0n) throw new PaymasterRefusedError('UnlistedToken: it does not accept this token');
   if (BigInt(validUntil) <= block.timestamp) throw new QuoteExpiredError(validUntil);
-  const [code, balance, coin, nonce, accountNonce] = await Promise.all([
+  const [code, balance, coin, nonce, accountNonce, allowance, permitContext] = await Promise.all([
     client.getCode({ address: from }),
     client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [from] }),
     client.getBalance({ address: from }),
     client.readContract({ address: ENTRY_POINT_V08, abi: entryPointNonceAbi, functionName: 'getNonce', args: [from, 0n] }),
     client.getTransactionCount({ address: from, blockTag: 'pending' }),
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [from, paymaster] }),
+    permitContextOf(client, token, from, chainId),
   ]);
   if (balance === 0n) throw new InvalidArgumentError('token', 'the address holds none of this token');
   const needsAuthorization = (code ?? '0x').toLowerCase() !== delegationDesignator(SIMPLE_7702_ACCOUNT);
@@ -241,12 +260,13 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
   const maxPriorityFeePerGas = await client.estimateMaxPriorityFeePerGas().catch(() => 0n);
   const maxFeePerGas = 2n * baseFee + maxPriorityFeePerGas;
 
-  // Estimate with a fee of the same size in the call data (both transfers non-zero, as in the
-  // real batch: the first write to a balance costs more than a later one).
+  // Estimate the operation as it will be sent, with a stub permit and a fee of the same size: the
+  // transfer of the rest non-zero, as in the real batch.
   const half = (balance + 1n) / 2n;
   const draft = {
-    from, token, feeAccount, to, nonce, chainId, accountNonce, needsAuthorization,
-    callData: executeBatchData(withdrawalCalls({ token, feeAccount, fee: half, to, amount: balance - half, coin })),
+    from, nonce, needsAuthorization,
+    callData: executeBatchData(withdrawalCalls({ token, to, amount: balance - half, coin })),
+    paymasterData: paymasterData(token, half, STUB_PERMIT),
   };
   const bundler = bundlerOf(parameters.bundler);
   const estimate = {
@@ -270,7 +290,7 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
     callGasLimit: gas.callGasLimit,
     verificationGasLimit: gas.verificationGasLimit,
     preVerificationGas: gas.preVerificationGas + room,
-    paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit ?? 0n,
+    paymasterVerificationGasLimit: (gas.paymasterVerificationGasLimit ?? 0n) + PERMIT_AND_FEE_GAS,
     // No postOp: the paymaster returns no context.
     paymasterPostOpGasLimit: 0n,
   };
@@ -278,11 +298,16 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
   const maxCost = (limits.callGasLimit + limits.verificationGasLimit + limits.preVerificationGas + limits.paymasterVerificationGasLimit + limits.paymasterPostOpGasLimit) * maxFeePerGas;
   const fee = ceilDiv(maxCost * tokenPerEth, 10n ** 18n);
   if (fee > balance) throw new TokenBelowFeeError(fee, balance);
+  // The fee is taken with a permit, or with an allowance the address already gave the paymaster.
+  if (allowance < fee && permitContext === undefined) {
+    throw new PaymasterRefusedError('the token has no EIP-2612 permit, so the paymaster cannot take its fee from an address that holds no coin');
+  }
   return {
     chainId,
     nonce,
     accountNonce,
     room,
+    permit: allowance >= fee ? undefined : permitContext,
     quote: {
       from, to, token, paymaster, feeAccount, balance, fee, amount: balance - fee, coin, maxCost, tokenPerEth, validUntil: Number(validUntil), needsAuthorization,
       gas: { ...limits, maxFeePerGas, maxPriorityFeePerGas },
@@ -290,24 +315,25 @@ async function prepareGasless(parameters: GaslessRoute, from: Address): Promise<
   };
 }
 
-type Draft = { from: Address; nonce: bigint; callData: Hex; needsAuthorization: boolean };
+type Draft = { from: Address; nonce: bigint; callData: Hex; paymasterData: Hex; needsAuthorization: boolean };
 
 /** The fields of the user operation that do not depend on the gas estimate. */
-function operationFields({ from, nonce, callData, needsAuthorization }: Draft, paymaster: Address) {
+function operationFields({ from, nonce, callData, paymasterData, needsAuthorization }: Draft, paymaster: Address) {
   return {
     sender: from,
     nonce,
     callData,
     paymaster,
-    paymasterData: '0x' as Hex,
+    paymasterData,
     // EIP-7702 in ERC-4337 v0.8: factory 0x7702 marks an operation that carries the authorization.
     ...(needsAuthorization ? { factory: '0x7702' as Address, factoryData: '0x' as Hex } : {}),
   };
 }
 
-/** The operation with the real fee, its EIP-7702 authorization when needed, signed with the one-time key. */
-function signedOperation({ quote, chainId, nonce, accountNonce }: Prepared, account: OneTimeAccount): UserOperation<'0.8'> {
-  const callData = executeBatchData(withdrawalCalls({ token: quote.token, feeAccount: quote.feeAccount, fee: quote.fee, to: quote.to, amount: quote.amount, coin: quote.coin }));
+/** The operation with the real fee and its permit, its EIP-7702 authorization when needed, signed with the one-time key. */
+function signedOperation({ quote, chainId, nonce, accountNonce, permit }: Prepared, account: OneTimeAccount): UserOperation<'0.8'> {
+  const callData = executeBatchData(withdrawalCalls({ token: quote.token, to: quote.to, amount: quote.amount, coin: quote.coin }));
+  const data = paymasterData(quote.token, quote.fee, permit === undefined ? undefined : signPermit(account, permit, quote.paymaster, quote.fee));
   // The real chain id, never 0 (0 would let the authorization be replayed on every chain).
   const authorization = quote.needsAuthorization
     ? (() => {
@@ -316,7 +342,7 @@ function signedOperation({ quote, chainId, nonce, accountNonce }: Prepared, acco
       })()
     : undefined;
   const operation = {
-    ...operationFields({ from: quote.from, nonce, callData, needsAuthorization: quote.needsAuthorization }, quote.paymaster),
+    ...operationFields({ from: quote.from, nonce, callData, paymasterData: data, needsAuthorization: quote.needsAuthorization }, quote.paymaster),
     ...quote.gas,
     ...(authorization === undefined ? {} : { authorization }),
     signature: '0x' as Hex,
@@ -380,6 +406,8 @@ function gaslessError(error: unknown, validUntil: number): unknown {
   const chain = causes(error);
   const text = chain.map((e) => `${(e as { shortMessage?: string }).shortMessage ?? ''} ${(e as { details?: string }).details ?? ''} ${e instanceof Error ? e.message : ''}`).join(' ');
   if (/\bAA32\b/.test(text)) return new QuoteExpiredError(validUntil, error);
+  // The paymaster's signature failure: its permit or the fee transfer did not go through.
+  if (/\bAA34\b/.test(text)) return new PaymasterRefusedError('it could not take its fee with the permit (AA34)', error);
   const reason = paymasterReason(text);
   if (reason !== undefined) return new PaymasterRefusedError(reason, error);
   if (/\bAA3\d\b/.test(text)) {
@@ -408,8 +436,7 @@ function paymasterReason(text: string): string | undefined {
       for (const data of [`0x${digits.slice(at)}`, `0x${digits.slice(at, at + 8 + 128)}`, `0x${digits.slice(at, at + 8 + 64)}`, `0x${digits.slice(at, at + 8)}`] as Hex[]) {
         try {
           const decoded = decodeErrorResult({ abi: wraithPaymasterAbi, data });
-          const args = decoded.args ?? [];
-          return args.length === 0 ? decoded.errorName : `${decoded.errorName}(${args.map(String).join(', ')})`;
+          return `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`;
         } catch {
           // wrong length: try a shorter slice
         }
