@@ -155,6 +155,19 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
     return hash;
   };
+  /**
+   * The transfer's receipt. A revert moved nothing. Any other failure once the wallet returned the
+   * hash (the receipt could not be read: a lost connection, a provider's 5xx) leaves a payment that
+   * may well be mined: reported with its hash as not announced, so the caller keeps it and announces
+   * it, never as if nothing had been sent.
+   */
+  const transferMined = async (hash: Hash, what: string) => {
+    const receipt = await client.waitForTransactionReceipt({ hash }).catch((cause: unknown) => {
+      throw new PaymentNotAnnouncedError(hash, null, cause);
+    });
+    if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
+    return hash;
+  };
   const via: PaymentRoute = signWith?.via ?? (announcer === ANNOUNCER_ADDRESS && (await wraithPayDeployed({ client })) ? 'contract' : 'transactions');
   if (via === 'contract') {
     if (announcer !== ANNOUNCER_ADDRESS) throw new InvalidArgumentError('announcer', 'WraithPay announces on the canonical Announcer only: estimate again with this announcer');
@@ -194,13 +207,13 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   let gasTopUp = 0n;
   if (asset?.type === 'native') {
     amount = positive(asset.value, 'asset.value');
-    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...(await pinned(signWith?.gas.payment)) }), 'payment');
+    paymentHash = await transferMined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...(await pinned(signWith?.gas.payment)) }), 'payment');
   } else if (asset?.type === 'erc20') {
     amount = positive(asset.amount, 'asset.amount');
     const token = parseAddress(asset.token, 'asset.token');
     // Priced while the payer still holds the tokens: its transfer stands in for the withdrawal's.
     gasTopUp = asset.gasTopUp ?? (await estimateGasTopUp({ client, token, amount, from: wallet.account.address, to })).topUp;
-    paymentHash = await mined(
+    paymentHash = await transferMined(
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount], ...(await pinned(signWith?.gas.payment)) }),
       'token transfer',
     );
@@ -226,7 +239,8 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
 
 /**
  * The payment went out but its announcement did not (a rejected confirmation, a revert, a lost
- * connection): until it is announced, the recipient cannot find the money. Announce it again with
+ * connection, or the payment's own receipt could not be read after the wallet sent it): until it
+ * is announced, the recipient cannot find the money. Announce it again with
  * {@link announceParameters} and the same payment (keep the payment until then).
  */
 export class PaymentNotAnnouncedError extends WraithError {
