@@ -21,7 +21,7 @@ import { http } from '../helpers/server.ts';
 import { findRecipient, openAdvanced, review } from './flows.ts';
 import type { WebHarness } from './harness.ts';
 import { sender, startMoneyHarness } from './money-chain.ts';
-import { protocolWordsShown } from './page-checks.ts';
+import { axeViolations, protocolWordsShown } from './page-checks.ts';
 import { installTestWallet } from './test-wallet.ts';
 
 let h: WebHarness;
@@ -73,6 +73,7 @@ describe.skipIf(skipBrowser)('Send keeps every payment it cannot yet announce', 
     expect(await kept.count()).toBe(1);
     expect(await kept.getByTestId('kept-address').textContent()).toBe(stealthAddress);
     expect(await protocolWordsShown(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Paid from another wallet (a plain transfer on anvil), then announced from the kept record.
     const payer = createWalletClient({ account: sender, chain: foundry, transport: viemHttp(h.chain.rpcUrl, { retryCount: 0 }) });
