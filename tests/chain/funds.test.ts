@@ -5,7 +5,7 @@
  * reads their balances (stealthBalances) and withdraws them signed with the one-time key alone
  * (withdrawToken, withdrawNative); every figure is checked on the chain.
  */
-import { createWalletClient, erc20Abi, getAddress, http, parseEther, type Address, type Hash, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEther, type Address, type Hash, type Hex } from 'viem';
 import { foundry } from 'viem/chains';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ import {
 } from '@wraith-pq/sdk/evm';
 import { startAnnouncerChain, type AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { compileContracts } from '../helpers/anvil.ts';
+import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
 
 let chain: AnnouncerChain;
 let token: Address;
@@ -179,6 +180,28 @@ describe('pay, see, withdraw on anvil', () => {
     await feeOf(hash);
     const found = (await discover()).find((d) => d.stealthAddress === payment.stealthAddress);
     expect(found?.note).toMatchObject({ amount: parseEther('0.1'), txHash: failed.paymentHash });
+  });
+
+  it('reports a payment the wallet sent whose receipt could not be read with its hash, as not announced, instead of an error that forgets it was sent', { timeout: 60_000 }, async () => {
+    // The payer's reads go through a provider that fails every receipt (HTTP 503); the wallet itself sends fine.
+    const proxy = await startRpcFaultProxy({ target: chain.rpcUrl, failureRate: 1, modes: ['5xx'], faultMethods: ['eth_getTransactionReceipt'] });
+    try {
+      const client = createPublicClient({ chain: foundry, transport: http(proxy.url, { retryCount: 0 }), pollingInterval: 50 });
+      for (const asset of [{ type: 'native', value: parseEther('0.05') }, { type: 'erc20', token, amount: 5n, gasTopUp: 0n }] as const) {
+        const payment = createStealthPayment(recipient.metaAddress);
+        const error = await payStealth({ wallet: chain.wallets[0]!, client: client as never, payment, asset }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(PaymentNotAnnouncedError);
+        const failed = error as PaymentNotAnnouncedError;
+        // The hash is the transfer the wallet sent, which the chain did mine: the money is at the one-time address, waiting for its announcement.
+        expect((await chain.publicClient.waitForTransactionReceipt({ hash: failed.paymentHash })).status).toBe('success');
+        if (asset.type === 'native') expect(await balanceOf(payment.stealthAddress as Address)).toBe(parseEther('0.05'));
+        else expect(await tokensOf(payment.stealthAddress as Address)).toBe(5n);
+        expect((await discover()).some((d) => d.stealthAddress === payment.stealthAddress)).toBe(false);
+      }
+      expect(proxy.stats.failed['5xx']).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses a native sweep to a contract (its gas is unknown, so 0 wei could not be guaranteed) unless a remainder is allowed', { timeout: 60_000 }, async () => {

@@ -247,6 +247,73 @@ describe('payStealth through WraithPay', () => {
   });
 });
 
+describe('a token that moves an allowance only through 0 (USDT), with a short allowance left over', () => {
+  /** A fresh payer holding coin and `held` no-bool tokens, with `left` of them still approved to WraithPay, behind a counting wallet. */
+  async function payerWithLeftover(held: bigint, left: bigint, atomicBatches = false) {
+    const key = generatePrivateKey();
+    const address = privateKeyToAccount(key).address;
+    await chain.rpc('anvil_setBalance', [address, `0x${parseEther('10').toString(16)}`]);
+    await chain.rpc('anvil_impersonateAccount', [address]);
+    await mined(await chain.wallets[0]!.writeContract({ address: noBoolToken, abi: erc20Abi, functionName: 'transfer', args: [address, held] }));
+    const own = createWalletClient({ account: privateKeyToAccount(key), chain: foundry, transport: http(chain.rpcUrl) });
+    await mined(await own.writeContract({ address: noBoolToken, abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, left] }));
+    const counter = countingWallet({ rpcUrl: chain.rpcUrl, client: chain.publicClient, key, atomicBatches });
+    const wallet = createWalletClient({ account: address, chain: foundry, transport: custom(counter), pollingInterval: 50 });
+    return { address, wallet, counter };
+  }
+  const allowance = (owner: Address) => chain.publicClient.readContract({ address: noBoolToken, abi: erc20Abi, functionName: 'allowance', args: [owner, WRAITH_PAY_ADDRESS] });
+
+  it('resets it to 0, approves and pays: three confirmations, all three counted and priced by the estimate, and the recipient gets every token', async () => {
+    const amount = 5_000_000n;
+    const { address, wallet, counter } = await payerWithLeftover(amount, 1_000_000n);
+    // What the payer's wallet would hit: approving the amount over the leftover reverts.
+    await expect(chain.publicClient.estimateContractGas({ account: address, address: noBoolToken, abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, amount] })).rejects.toThrow();
+    const payment = createStealthPayment(recipient.metaAddress);
+    const estimate = await estimatePayment({ client: chain.publicClient, from: address, payment, asset: { type: 'erc20', token: noBoolToken, amount, gasTopUp: parseEther('0.01') } });
+    if (estimate.short !== null) throw new Error('the payer holds the tokens and coin');
+    expect(estimate.confirmations).toBe(3);
+    expect(estimate.signWith.gas).toMatchObject({ approvalReset: expect.any(BigInt), approval: expect.any(BigInt) });
+    const coinBefore = await coin(address);
+    counter.calls.length = 0;
+    const paid = await payStealth({ wallet: wallet as never, client: chain.publicClient, payment, asset: estimate.asset, signWith: estimate.signWith });
+    expect(counter.confirmations()).toEqual(['eth_sendTransaction', 'eth_sendTransaction', 'eth_sendTransaction']);
+    expect(paid.hashes).toHaveLength(3);
+    expect(paid.hashes.slice(1)).toEqual([paid.approvalHash, paid.paymentHash]);
+    let fees = 0n;
+    for (const hash of paid.hashes) fees += await feeOf(hash);
+    expect(fees).toBeLessThanOrEqual(estimate.fee);
+    expect(await coin(address)).toBe(coinBefore - parseEther('0.01') - fees);
+    expect(await tokens(payment.stealthAddress, noBoolToken)).toBe(amount);
+    expect(await tokens(address, noBoolToken)).toBe(0n);
+    expect(await allowance(address)).toBe(0n);
+    await expectContractEmpty();
+    expect((await discover()).find((d) => d.stealthAddress === payment.stealthAddress)?.note).toMatchObject({ amount, token: noBoolToken });
+  });
+
+  it('sends the reset, the approval and the payment as one batch where the wallet offers atomic batches', async () => {
+    const amount = 2_000_000n;
+    const { address, wallet, counter } = await payerWithLeftover(amount, 7n, true);
+    const payment = createStealthPayment(recipient.metaAddress);
+    const estimate = await estimatePayment({ client: chain.publicClient, from: address, payment, asset: { type: 'erc20', token: noBoolToken, amount, gasTopUp: 0n } });
+    if (estimate.short !== null) throw new Error('the payer holds the tokens and coin');
+    counter.calls.length = 0;
+    await payStealth({ wallet: wallet as never, client: chain.publicClient, payment, asset: estimate.asset, signWith: estimate.signWith });
+    expect(counter.confirmations()).toEqual(['wallet_sendCalls']);
+    expect(await tokens(payment.stealthAddress, noBoolToken)).toBe(amount);
+    expect(await allowance(address)).toBe(0n);
+  });
+
+  it('does not reset where the token moves an allowance directly: a leftover on an ordinary token is approved over, two confirmations', async () => {
+    const payer = chain.accounts[2]!.address;
+    await mined(await chain.wallets[2]!.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, 1n] }));
+    const estimate = await estimatePayment({ client: chain.publicClient, from: payer, payment: createStealthPayment(recipient.metaAddress), asset: { type: 'erc20', token, amount: 10n ** 18n, gasTopUp: 0n } });
+    if (estimate.short !== null) throw new Error('the payer holds the tokens and coin');
+    expect(estimate.confirmations).toBe(2);
+    expect(estimate.signWith.gas.approvalReset).toBeNull();
+    await mined(await chain.wallets[2]!.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, 0n] }));
+  });
+});
+
 describe('one-time addresses that already carry EIP-7702 code', () => {
   const delegate = (address: string, to: Address) => chain.rpc('anvil_setCode', [address, `0xef0100${to.slice(2).toLowerCase()}`]);
 

@@ -13,9 +13,13 @@
  * paymaster received, that fee is at most the quote shown, and no request to the
  * Wraith server carried the one-time address or the destination.
  *
+ * Sending such a token from the Send page (issue 31, item 4): no coin for the recipient's fees by
+ * default, and the review says in plain words that they pay the fee in the token; a payer who
+ * adds coin anyway still sends it.
+ *
  * Skipped without Chromium unless REQUIRE_BROWSER=1. Needs a production build (`npm test` builds).
  */
-import { createStealthPayment, generateKeys, sealKeys } from '@wraith-pq/sdk';
+import { bytesToHex, createStealthPayment, generateKeys, sealKeys } from '@wraith-pq/sdk';
 import { payStealth } from '@wraith-pq/sdk/evm';
 import type { Page } from 'playwright-core';
 import { getAddress, parseUnits, type Address, type PublicClient } from 'viem';
@@ -23,9 +27,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGaslessChain, TOKEN_DECIMALS, type GaslessChain } from '../helpers/account-abstraction.ts';
 import { skipBrowser } from '../helpers/chromium.ts';
-import { scanOutcome, unlock } from './flows.ts';
+import { findRecipient, scanOutcome, unlock } from './flows.ts';
 import { startWebHarness, type WebHarness } from './harness.ts';
 import { waitIndexed } from './money-chain.ts';
+import { protocolWordsShown } from './page-checks.ts';
 import { installTestWallet } from './test-wallet.ts';
 
 let h: WebHarness;
@@ -124,6 +129,56 @@ describe.skipIf(skipBrowser)('Claiming a token payment that came with no coin, f
     expect(toServer.length).toBeGreaterThan(0);
     const secretHex = [...payments.map((p) => p.stealthAddress), ...destinations].map((a) => a.slice(2).toLowerCase());
     expect(toServer.filter((r) => secretHex.some((a) => `${r.url}\n${r.body}`.toLowerCase().includes(a))).map((r) => r.url)).toEqual([]);
+    expect(h.pageErrors).toEqual([]);
+  });
+});
+
+describe.skipIf(skipBrowser)('Sending a token the chain takes its withdrawal fee in, from the Send page', () => {
+  it('sends no coin for the recipient\'s fees by default and says they will pay the fee in the token, with no protocol word on the main path; a payer can still add coin', { timeout: 240_000 }, async () => {
+    const keys = generateKeys();
+    const sender = g.chain.accounts[2]!;
+    await g.mint(sender.address, 50n * 10n ** BigInt(TOKEN_DECIMALS));
+    const { page } = await h.newPage();
+    await installTestWallet(page, { rpcUrl: g.chain.rpcUrl, account: sender.address });
+    await findRecipient(page, bytesToHex(keys.metaAddress));
+    await page.getByRole('button', { name: 'Connect Test Wallet' }).click();
+    await page.getByTestId('wallet-connected').waitFor();
+    // The token by the symbol the server names it with; the coin for their fees is none unless typed.
+    await expect.poll(() => page.getByLabel('Asset', { exact: true }).locator('option', { hasText: 'TUSD' }).count(), { timeout: 30_000 }).toBe(1);
+    await page.getByLabel('Asset', { exact: true }).selectOption({ label: 'TUSD' });
+    await page.getByLabel('Amount', { exact: true }).fill('20');
+    const topUpField = page.getByLabel(/^Gas top-up/);
+    const openTopUp = async () => {
+      if (!(await topUpField.isVisible())) await page.getByText("Coin for the recipient's fees").click();
+    };
+    await openTopUp();
+    await expect.poll(() => topUpField.getAttribute('placeholder'), { timeout: 30_000 }).toBe('none');
+
+    // Coin added by the payer is still sent.
+    await topUpField.fill('0.001');
+    await page.getByRole('button', { name: 'Review payment' }).click();
+    await page.getByTestId('review').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('review-top-up').textContent()).toContain('0.001 ETH');
+    expect(await page.getByTestId('review-fee-in-token').count()).toBe(0);
+    await page.getByRole('button', { name: 'Change' }).click();
+
+    // Left empty: none, and the review says who pays the fee, in what.
+    await openTopUp();
+    await topUpField.fill('');
+    await page.getByRole('button', { name: 'Review payment' }).click();
+    await page.getByTestId('review').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('review-top-up').count()).toBe(0);
+    expect(await page.getByTestId('review-fee-in-token').textContent()).toBe('No ETH needed: they will pay the fee of moving the tokens in TUSD, taken from what they receive.');
+    expect(await protocolWordsShown(page)).toEqual([]);
+    const mainPath = (await page.evaluate(() => document.body.innerText)).toLowerCase();
+    expect(['paymaster', 'bundler', 'erc-4337', 'eip-7702', 'entrypoint'].filter((word) => mainPath.includes(word))).toEqual([]);
+
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.getByTestId('paid').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('paid-summary').textContent()).toBe('20 TUSD');
+    const stealthAddress = (await page.getByTestId('paid-address').textContent()) as Address;
+    expect(await client.getBalance({ address: stealthAddress })).toBe(0n);
+    expect(await g.tokenBalance(stealthAddress)).toBe(20n * 10n ** BigInt(TOKEN_DECIMALS));
     expect(h.pageErrors).toEqual([]);
   });
 });

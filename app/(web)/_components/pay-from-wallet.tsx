@@ -3,13 +3,21 @@
  * Send from a connected wallet: the amount and the asset together (the chain's coin or a token,
  * by symbol, with the wallet's balance beside it: well-known tokens listed (known-tokens.ts), any
  * other by its address, read from its contract), then one review with every fee in the chain's
- * coin and the total, then pay (SDK `payStealth`). The review makes the one-time address
+ * coin and the total, then pay (SDK `payStealth`). A token the chain's gasless route takes its fee
+ * in (GET /api/v1/chains `gasless`, issue 31) is sent with no coin for the recipient's fees unless
+ * the payer adds some: the recipient pays the fee of moving it in the token itself, and the review
+ * says so. The review makes the one-time address
  * (`createStealthPayment`) and runs the checks before signing (payment-checks.ts): the balances
  * first, so a payer short of tokens is told how many, whatever the other fields hold, and only
  * then the estimates that could revert. The payment goes to the ERC-5564 Announcer with a note
  * only the recipient can read (amount, transaction, chain), where any scanner finds it.
+ *
+ * Where WraithPay is missing the announcement is a transaction of its own, after the transfer:
+ * such a payment is kept in this browser (kept-payments.ts) from before the wallet is asked until
+ * it is announced, so a transfer sent and then lost to an error or a reload is still offered for
+ * announcing (send-app.tsx shows kept ones), never left where its recipient cannot find it.
  */
-import { createStealthPayment, type StealthPayment } from '@wraith-pq/sdk';
+import { createStealthPayment, WraithError, type StealthPayment } from '@wraith-pq/sdk';
 import { announceParameters, feePaidOf, PaymentNotAnnouncedError, payStealth, type PaymentAsset, type PaymentSigning, type PayStealthReturnType } from '@wraith-pq/sdk/evm';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { erc20Abi, type Address } from 'viem';
@@ -17,8 +25,10 @@ import { formatAmount, parseAmount, roundAmount } from '../_lib/amount';
 import type { ChainWallet } from '../_lib/chain-clients';
 import { chainInfo, chainLabel } from '../_lib/chains';
 import { isCancelledInWallet, shownError } from '../_lib/error-message';
-import { namedTokens } from '../_lib/api';
+import { gaslessRoute, namedTokens, type GaslessRouteInfo } from '../_lib/api';
 import { knownTokens, type KnownToken } from '../_lib/known-tokens';
+import { forgetPayment, keepPayment, noteTransfer } from '../_lib/kept-payments';
+import { useLeaveGuard } from '../_lib/leave-guard';
 import { checkWalletCovers } from '../_lib/payment-checks';
 import type { Recipient } from '../_lib/recipient';
 import { parseTokenAddress, readTokenInfo, type TokenInfo } from '../_lib/token-info';
@@ -44,6 +54,8 @@ type Review = {
   fee: bigint;
   summary: string;
   chainId: number;
+  /** The chain's gasless route takes its fee in this token: the recipient can move it without coin. */
+  feeInToken: GaslessRouteInfo | null;
 };
 
 /** `chainId`: the chain that holds the money, where the announcement went too. */
@@ -69,6 +81,16 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
     void namedTokens(connection.chainId, abort.signal).then(setNamed);
     return () => abort.abort();
   }, [connection.chainId]);
+  /** The chain's gasless route (its paymaster and the tokens it takes its fee in), when the server names one. */
+  const [gasless, setGasless] = useState<GaslessRouteInfo | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    setGasless(null);
+    void gaslessRoute(connection.chainId, abort.signal).then(setGasless);
+    return () => abort.abort();
+  }, [connection.chainId]);
+  /** The route, when it takes its fee in `token`. */
+  const routeFor = (token: TokenInfo | null) => (token && gasless?.tokens.some((t) => t.toLowerCase() === token.address.toLowerCase()) ? gasless : null);
   const listed = [...named, ...knownTokens(connection.chainId)].filter((t, i, all) => all.findIndex((u) => u.address.toLowerCase() === t.address.toLowerCase()) === i);
   const listedKey = listed.map((t) => t.address).join();
   const [amount, setAmount] = useState('');
@@ -84,6 +106,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
   const [paid, setPaid] = useState<Paid | null>(null);
   const [unannounced, setUnannounced] = useState<Unannounced | null>(null);
   const [round, setRound] = useState(0);
+  useLeaveGuard(unannounced !== null, 'The payment was sent but not announced yet: the recipient cannot find it until it is. Send offers it again from this browser. Leave this page?');
 
   // The wallet's balances, read through its own provider; again after each payment.
   useEffect(() => {
@@ -135,8 +158,12 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
       if (choice === OTHER) token = await readTokenInfo(connection.client, parseTokenAddress(otherToken));
       else if (choice !== COIN) token = chosenToken;
       const value = parseAmount(amount, token?.decimals ?? 18, 'Amount');
-      // Left empty, the top-up is what withdrawing the tokens costs on this chain today, with margin (estimatePayment prices it, after the balance checks).
-      const gasTopUp = token && topUp.trim() !== '' ? parseAmount(topUp, 18, 'Coin for their fees', { allowZero: true }) : undefined;
+      // Left empty, the top-up is what withdrawing the tokens costs on this chain today, with margin
+      // (estimatePayment prices it, after the balance checks); none where the chain's gasless route
+      // takes its fee in this token (issue 31): the recipient pays that fee in the token itself.
+      const feeInToken = routeFor(token);
+      const typedTopUp = token && topUp.trim() !== '' ? parseAmount(topUp, 18, 'Coin for their fees', { allowZero: true }) : undefined;
+      const gasTopUp = typedTopUp ?? (feeInToken ? 0n : undefined);
       // The connection is bound to the chain shown above: a wallet that moved since is refused here, before anything else.
       await assertWalletChain(connection.source.provider, connection.walletName, connection.chainId);
       const payment = createStealthPayment(recipient.meta);
@@ -144,7 +171,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
       const check = await checkWalletCovers({ client: connection.client, account: connection.account, payment, asset, token, coinSymbol: symbol });
       const settledTopUp = check.asset.type === 'erc20' ? (check.asset.gasTopUp ?? 0n) : 0n;
       const summary = token ? `${formatAmount(value, token.decimals, token.symbol)}${settledTopUp > 0n ? ` and ${formatAmount(settledTopUp, 18, symbol)} for gas` : ''}` : formatAmount(value, 18, symbol);
-      setReview({ payment, asset: check.asset, signWith: check.signWith, token, amount: value, sent: check.sent, fee: check.gasBound, summary, chainId: connection.chainId });
+      setReview({ payment, asset: check.asset, signWith: check.signWith, token, amount: value, sent: check.sent, fee: check.gasBound, summary, chainId: connection.chainId, feeInToken });
     } catch (cause) {
       setError({ ...shownError(cause), afterWallet: false });
     } finally {
@@ -159,15 +186,22 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
     let afterWallet = false;
     try {
       await assertWalletChain(connection.source.provider, connection.walletName, review.chainId);
+      // Through WraithPay the payment is its announcement; otherwise kept until announced (refused, nothing sent, if it cannot be).
+      const separate = review.signWith.via !== 'contract';
+      if (separate) keepPayment(review.payment, recipient);
       afterWallet = true;
       try {
         const result = await payStealth({ wallet: connection.wallet, client: connection.client, payment: review.payment, asset: review.asset, signWith: review.signWith });
+        if (separate) forgetPayment(review.payment.stealthAddress);
         setPaid({ ...result, summary: review.summary, chainId: review.chainId, stealthAddress: review.payment.stealthAddress, fees: await feesOf(connection, result.hashes) });
         setReview(null);
         setRound((n) => n + 1);
       } catch (cause) {
         if (cause instanceof PaymentNotAnnouncedError) {
+          noteTransfer(review.payment.stealthAddress, cause.paymentHash, review.chainId);
           setUnannounced({ paymentHash: cause.paymentHash, topUpHash: cause.topUpHash, amount: review.amount, token: review.asset.type === 'native' ? 'coin' : review.asset.token, summary: review.summary, chainId: review.chainId, payment: review.payment });
+        } else if (separate && nothingSent(cause)) {
+          forgetPayment(review.payment.stealthAddress);
         }
         throw cause;
       }
@@ -196,6 +230,7 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
       const announcementHash = await connection.wallet.writeContract({ account: connection.wallet.account, chain: connection.wallet.chain, ...announceParameters({ payment: unannounced.payment, note }) });
       const receipt = await connection.client.waitForTransactionReceipt({ hash: announcementHash });
       if (receipt.status !== 'success') throw new Error(`The announcement transaction ${announcementHash} failed on chain. Try again; the payment itself is safe.`);
+      forgetPayment(unannounced.payment.stealthAddress);
       setPaid({
         paymentHash: unannounced.paymentHash,
         topUpHash: unannounced.topUpHash,
@@ -308,6 +343,14 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
               <dd data-testid="review-top-up">{show(topUpSent, 18, coin)}, so they can move the tokens later</dd>
             </>
           )}
+          {review.token && topUpSent === 0n && review.feeInToken && (
+            <>
+              <dt>For their fees</dt>
+              <dd data-testid="review-fee-in-token">
+                No {coin} needed: they will pay the fee of moving the tokens in {review.token.symbol}, taken from what they receive.
+              </dd>
+            </>
+          )}
           <dt>Network fees</dt>
           <dd data-testid="review-fees">at most {show(review.fee, 18, coin, true)}</dd>
           <dt className="total">Total</dt>
@@ -344,6 +387,12 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
           <p className="hint">
             One-time address <code data-testid="review-address">{review.payment.stealthAddress}</code>, made in this browser for this payment only.
           </p>
+          {review.feeInToken && topUpSent === 0n && (
+            <p className="hint">
+              The recipient&apos;s fee in {review.token?.symbol} is paid through this chain&apos;s ERC-4337 paymaster <code>{review.feeInToken.paymaster}</code> (EIP-7702, EntryPoint
+              v0.8); its bundler sees the one-time address and the destination when they move the tokens.
+            </p>
+          )}
         </details>
       </div>
     );
@@ -396,14 +445,15 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
               type="text"
               inputMode="decimal"
               autoComplete="off"
-              placeholder="automatic"
+              placeholder={routeFor(chosenToken) ? 'none' : 'automatic'}
               value={topUp}
               onChange={(e) => setTopUp(e.target.value)}
               aria-describedby={`${ids.topUp}-hint`}
             />
             <p className="hint" id={`${ids.topUp}-hint`}>
-              A new address holds no {symbol}, so some is sent along for the fee of moving the tokens. Left empty, it is twice what that costs
-              on this chain now; 0 sends none.
+              {routeFor(chosenToken)
+                ? `Left empty, none: on this chain the recipient can pay the fee of moving ${chosenToken!.symbol} in ${chosenToken!.symbol}. Add ${symbol} here to send some anyway.`
+                : `A new address holds no ${symbol}, so some is sent along for the fee of moving the tokens. Left empty, it is twice what that costs on this chain now; 0 sends none.`}
             </p>
           </div>
         </details>
@@ -415,6 +465,9 @@ export function PayFromWallet({ recipient, connection }: PayFromWalletProps) {
     </form>
   );
 }
+
+/** Whether a failed payment certainly moved nothing: the wallet declined, or the transfer reverted. */
+const nothingSent = (cause: unknown) => isCancelledInWallet(cause) || (cause instanceof WraithError && cause.code === 'TRANSACTION_REVERTED');
 
 /** What the payment's transactions cost the wallet, from their receipts (each transaction once); null when a receipt cannot be read. */
 async function feesOf(connection: ChainWallet, hashes: readonly (`0x${string}` | null)[]): Promise<bigint | null> {

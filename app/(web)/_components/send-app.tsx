@@ -6,7 +6,9 @@
  * asset, one review with every fee, and pay (pay-from-wallet.tsx, SDK `payStealth`). The
  * one-time address is made in this browser at the review (SDK `createStealthPayment`); nobody
  * presses "create". Paying from elsewhere (a one-time EVM or Sui address to pay by hand, then
- * announcing that transaction, INTERFACE.md 4.3) sits under "Advanced" (pay-elsewhere.tsx).
+ * announcing that transaction, INTERFACE.md 4.3) sits under "Advanced" (pay-elsewhere.tsx); such
+ * an address not yet announced is kept in this browser and offered again on a later visit
+ * (kept-payments-panel.tsx).
  */
 import { bytesToHex, decodeAnyMetaAddress, metaAddressFingerprint, type AnyMetaAddress } from '@wraith-pq/sdk';
 import dynamic from 'next/dynamic';
@@ -16,6 +18,7 @@ import type { ChainWallet } from '../_lib/chain-clients';
 import { errorMessage } from '../_lib/error-message';
 import { shortHex } from '../_lib/format';
 import { classifyRecipient, type Recipient } from '../_lib/recipient';
+import { KeptPaymentsPanel } from './kept-payments-panel';
 import { Notice } from './notice';
 import { PayElsewhere } from './pay-elsewhere';
 import { WalletPicker } from './wallet-picker';
@@ -55,6 +58,7 @@ export function SendApp() {
   if (linked === undefined) return <p className="hint">Loading…</p>;
   return (
     <>
+      <KeptPaymentsPanel followed={followed} walletChainId={connection?.chainId ?? null} />
       <FindRecipient initial={linked} onFound={setRecipient} />
       {recipient && (
         <section className="panel" aria-labelledby="pay-heading">

@@ -90,9 +90,11 @@ export type PaymentSigning = {
   /**
    * Gas limits. Separate transactions: the transfer, the top-up (null when none is sent), the
    * announcement. Through WraithPay: `payment` is the one that pays and announces (`topUp` and
-   * `announcement` null), `approval` the token approval before it (null when none is needed).
+   * `announcement` null), `approval` the token approval before it (null when none is needed), and
+   * `approvalReset` the `approve` of 0 before that, for a token that will not move a leftover
+   * non-zero allowance to another non-zero value (USDT; null when none is needed).
    */
-  gas: { payment: bigint; topUp: bigint | null; announcement: bigint | null; approval?: bigint | null };
+  gas: { payment: bigint; topUp: bigint | null; announcement: bigint | null; approval?: bigint | null; approvalReset?: bigint | null };
 };
 
 export type PayStealthReturnType = {
@@ -102,7 +104,7 @@ export type PayStealthReturnType = {
   topUpHash: Hash | null;
   /** The transaction that announced it: through WraithPay, the same as `paymentHash`. */
   announcementHash: Hash;
-  /** The token approval to WraithPay, when the allowance was short (in a wallet's atomic batch, the batch's transaction); else null. */
+  /** The token approval to WraithPay, when the allowance was short (in a wallet's atomic batch, the batch's transaction); else null. A reset of a leftover allowance to 0 before it is in `hashes`. */
   approvalHash: Hash | null;
   via: PaymentRoute;
   /** Every distinct transaction the payer signed, in order: sum their fees, not the three fields above. */
@@ -117,7 +119,8 @@ export type PayStealthReturnType = {
  * Where WraithPay is deployed ({@link WRAITH_PAY_ADDRESS}, the same on every chain) and the
  * announcer is the canonical one, the payment and its announcement are one transaction: a coin
  * payment is ONE wallet confirmation; a token payment one, or two when the payer's allowance to
- * WraithPay is short (`approve` of exactly the amount, then the payment), and one again when the
+ * WraithPay is short (`approve` of exactly the amount, then the payment), three when a short
+ * allowance is left over and the token only moves it through 0 (USDT: `approve` of 0 first), and one again when the
  * wallet offers atomic batches (EIP-5792 `wallet_sendCalls`, which the wallet then prices).
  * Elsewhere: the transfer, mined, then the announcement (two confirmations; a token payment's
  * top-up a third). Each transaction is awaited until mined; a reverted one throws.
@@ -152,6 +155,19 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
     return hash;
   };
+  /**
+   * The transfer's receipt. A revert moved nothing. Any other failure once the wallet returned the
+   * hash (the receipt could not be read: a lost connection, a provider's 5xx) leaves a payment that
+   * may well be mined: reported with its hash as not announced, so the caller keeps it and announces
+   * it, never as if nothing had been sent.
+   */
+  const transferMined = async (hash: Hash, what: string) => {
+    const receipt = await client.waitForTransactionReceipt({ hash }).catch((cause: unknown) => {
+      throw new PaymentNotAnnouncedError(hash, null, cause);
+    });
+    if (receipt.status !== 'success') throw new WraithError('TRANSACTION_REVERTED', `The ${what} transaction ${hash} reverted.`);
+    return hash;
+  };
   const via: PaymentRoute = signWith?.via ?? (announcer === ANNOUNCER_ADDRESS && (await wraithPayDeployed({ client })) ? 'contract' : 'transactions');
   if (via === 'contract') {
     if (announcer !== ANNOUNCER_ADDRESS) throw new InvalidArgumentError('announcer', 'WraithPay announces on the canonical Announcer only: estimate again with this announcer');
@@ -172,15 +188,15 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
     } else {
       throw new InvalidArgumentError('asset', "must be { type: 'native', value } or { type: 'erc20', token, amount }");
     }
-    const send = async (transaction: { to: Address; value: bigint; data: Hex }, kind: 'approval' | 'payment') => {
-      const gas = kind === 'approval' ? signWith?.gas.approval : signWith?.gas.payment;
+    const send = async (transaction: { to: Address; value: bigint; data: Hex }, kind: 'approvalReset' | 'approval' | 'payment') => {
+      const gas = kind === 'approvalReset' ? signWith?.gas.approvalReset : kind === 'approval' ? signWith?.gas.approval : signWith?.gas.payment;
       // Unestimated, a wallet may sign a payment that reverts (code at the one-time address refusing
       // coin) and charge its fee: tried first, as estimatePayment would have.
       if (kind === 'payment' && signWith === null) await client.call({ account: wallet.account.address, ...transaction }).catch(refusalOrThrow(to));
       const hash = await wallet
         .sendTransaction({ account: wallet.account, chain: wallet.chain, ...transaction, ...(await pinned(gas)) })
         .catch(refusalOrThrow(to));
-      return mined(hash, kind === 'approval' ? 'token approval' : 'payment');
+      return mined(hash, kind === 'approvalReset' ? 'allowance reset' : kind === 'approval' ? 'token approval' : 'payment');
     };
     const paid = await payThroughContract(wallet, client, call, approval, send);
     return { paymentHash: paid.paymentHash, topUpHash: null, announcementHash: paid.paymentHash, approvalHash: paid.approvalHash, via, hashes: paid.hashes };
@@ -191,13 +207,13 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
   let gasTopUp = 0n;
   if (asset?.type === 'native') {
     amount = positive(asset.value, 'asset.value');
-    paymentHash = await mined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...(await pinned(signWith?.gas.payment)) }), 'payment');
+    paymentHash = await transferMined(await wallet.sendTransaction({ account: wallet.account, chain: wallet.chain, to, value: amount, ...(await pinned(signWith?.gas.payment)) }), 'payment');
   } else if (asset?.type === 'erc20') {
     amount = positive(asset.amount, 'asset.amount');
     const token = parseAddress(asset.token, 'asset.token');
     // Priced while the payer still holds the tokens: its transfer stands in for the withdrawal's.
     gasTopUp = asset.gasTopUp ?? (await estimateGasTopUp({ client, token, amount, from: wallet.account.address, to })).topUp;
-    paymentHash = await mined(
+    paymentHash = await transferMined(
       await wallet.writeContract({ account: wallet.account, chain: wallet.chain, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, amount], ...(await pinned(signWith?.gas.payment)) }),
       'token transfer',
     );
@@ -223,7 +239,8 @@ export async function payStealth(parameters: PayStealthParameters): Promise<PayS
 
 /**
  * The payment went out but its announcement did not (a rejected confirmation, a revert, a lost
- * connection): until it is announced, the recipient cannot find the money. Announce it again with
+ * connection, or the payment's own receipt could not be read after the wallet sent it): until it
+ * is announced, the recipient cannot find the money. Announce it again with
  * {@link announceParameters} and the same payment (keep the payment until then).
  */
 export class PaymentNotAnnouncedError extends WraithError {
@@ -259,9 +276,10 @@ function checkedSigning(signWith: PaymentSigning): PaymentSigning {
     gas !== null &&
     limit(gas.payment) &&
     limitOrNull(gas.approval) &&
+    limitOrNull(gas.approvalReset) &&
     (via === 'contract' ? gas.announcement === null && gas.topUp === null : limit(gas.announcement) && limitOrNull(gas.topUp));
   if (!valid) {
-    throw new InvalidArgumentError('signWith.gas', 'must be { payment, topUp, announcement, approval }: positive bigints or null, as estimatePayment returns them');
+    throw new InvalidArgumentError('signWith.gas', 'must be { payment, topUp, announcement, approval, approvalReset }: positive bigints or null, as estimatePayment returns them');
   }
   return signWith;
 }
@@ -314,6 +332,13 @@ export type PaymentPrice = {
   feeModel: ChainFeeModel;
   /** The price and gas limits `fee` assumes: pass it to {@link payStealth} as `signWith`. */
   signWith: PaymentSigning;
+  /**
+   * How many transactions the payer signs, each a wallet confirmation: 1 for a coin payment through
+   * WraithPay, up to 3 for a token payment there (a reset of a leftover allowance, the approval, the
+   * payment); 2 or 3 with separate transactions. A wallet offering atomic batches confirms the
+   * approvals and the payment at once.
+   */
+  confirmations: number;
 };
 
 /** The payer's balances now: `tokenBalance` of the token paid, null for a coin payment. */
@@ -330,7 +355,8 @@ export type EstimatePaymentReturnType = ({ short: null | 'coin' } & PaymentPrice
  * Check a payment before anything is signed: whether the payer holds the tokens it transfers and
  * enough coin for what it sends plus the fee bound of every transaction of the payment (through
  * WraithPay where it is deployed: the one that pays and announces, after a token approval when
- * the allowance is short; elsewhere the transfer, a token payment's top-up, the announcement): gas (with a tenth more than the node's
+ * the allowance is short, itself after an `approve` of 0 when the token refuses to move a leftover
+ * allowance to another non-zero value; elsewhere the transfer, a token payment's top-up, the announcement): gas (with a tenth more than the node's
  * estimate, as the wallet estimates again when it signs) × the max fee per gas in `fees`, plus on
  * the OP Stack the L1 data fee and operator fee charged outside the gas. The announcement's
  * kilobyte of calldata makes the L1 fee most of an OP Stack payment's cost; missed, the transfer
@@ -414,9 +440,9 @@ export async function estimatePayment(parameters: EstimatePaymentParameters): Pr
   const priced = await priceTransactions(client, from, transactions, 'payment');
   const coinNeeded = sent + priced.total;
   const gasOf = (kind: PaymentStep['kind']) => transactions.find((t) => t.kind === kind)?.gas ?? null;
-  const gas = { payment: gasOf('payment')!, topUp: gasOf('topUp'), announcement: gasOf('announcement'), approval: gasOf('approval') };
+  const gas = { payment: gasOf('payment')!, topUp: gasOf('topUp'), announcement: gasOf('announcement'), approval: gasOf('approval'), approvalReset: gasOf('approvalReset') };
   const signWith: PaymentSigning = { fees: priced.price as PaymentFees, via: viaContract ? 'contract' : 'transactions', gas };
-  return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, signWith, coinBalance, tokenBalance };
+  return { short: coinBalance < coinNeeded ? 'coin' : null, asset: settled, sent, fee: priced.total, l1Fee: priced.l1Fee, coinNeeded, feeModel: priced.feeModel, signWith, confirmations: transactions.length, coinBalance, tokenBalance };
 }
 
 

@@ -4,7 +4,10 @@
  *
  * - coin: one transaction, `payNative`, that pays and announces;
  * - token: `payToken` (the transfer, the gas top-up and the announcement), preceded by an
- *   `approve` of exactly the amount when the payer's allowance to WraithPay is short. A wallet
+ *   `approve` of exactly the amount when the payer's allowance to WraithPay is short, and by an
+ *   `approve` of 0 when a short allowance is left over and the token refuses to move a non-zero
+ *   allowance to another non-zero value (USDT on Ethereum does: `require(value == 0 ||
+ *   allowance == 0)`, against the race described under ERC-20 `approve`). A wallet
  *   that offers atomic batches (EIP-5792 `wallet_getCapabilities` answering `atomic` `supported`
  *   or `ready`) gets both in one `wallet_sendCalls`: one confirmation.
  *
@@ -14,6 +17,7 @@
  */
 import { BaseError, ContractFunctionRevertedError, encodeFunctionData, erc20Abi, type Account, type Address, type Chain, type Hash, toFunctionSelector, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { WraithError } from '../errors.ts';
+import { isRevert } from './viem-errors.ts';
 import { TRANSFER_GAS } from './withdrawal-plan.ts';
 import { payNativeCall, payTokenCall, wraithPayDeployed, WRAITH_PAY_ADDRESS, type WraithPayCall } from './wraith-pay.ts';
 import type { AnnounceParametersReturnType } from './announcer.ts';
@@ -22,7 +26,7 @@ import type { AnnounceParametersReturnType } from './announcer.ts';
 export type PaymentRoute = 'contract' | 'transactions';
 
 /** One transaction of a payment as it will be signed. */
-export type PaymentStep = { kind: 'approval' | 'payment' | 'topUp' | 'announcement'; to: Address; value: bigint; data?: Hex; gas: bigint };
+export type PaymentStep = { kind: 'approvalReset' | 'approval' | 'payment' | 'topUp' | 'announcement'; to: Address; value: bigint; data?: Hex; gas: bigint };
 
 /**
  * Room above a gas estimate in the bound (percent): the wallet estimates again when it signs, with
@@ -78,12 +82,35 @@ export async function contractTokenSteps(input: ContractEstimateInput, token: Ad
   }
   // Until the approval is mined, `payToken` cannot be estimated (transferFrom would revert): bounded
   // by its parts, each measured on this chain for this token and this announcement.
-  const approveData = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, amount] });
-  const approveGas = await client.estimateGas({ account: from, to: token, value: 0n, data: approveData });
+  const approve = approveCall(token, amount);
+  const reset = allowance > 0n && (await refusesApprove(client, from, approve));
+  // After a reset the approval starts from 0, as it does for an owner that never approved: priced
+  // from the one-time address (fresh, no allowance), since the payer's own would revert until then.
+  const approveGas = await client.estimateGas({ account: reset ? input.stealthAddress : from, to: token, value: 0n, data: approve.data });
+  const resetCall = approveCall(token, 0n);
+  const resetSteps: PaymentStep[] = reset ? [{ kind: 'approvalReset', ...resetCall, gas: withMargin(await client.estimateGas({ account: from, ...resetCall })) }] : [];
   return [
-    { kind: 'approval', to: token, value: 0n, data: approveData, gas: withMargin(approveGas) },
+    ...resetSteps,
+    { kind: 'approval', ...approve, gas: withMargin(approveGas) },
     { kind: 'payment', ...pay, gas: withMargin(transferGas + input.announceGas + PAY_TOKEN_OVERHEAD_GAS + forward) },
   ];
+}
+
+/** `approve(WraithPay, amount)` on `token`. */
+const approveCall = (token: Address, amount: bigint) => ({ to: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, amount] }) });
+
+/**
+ * Whether the token refuses `approve` from `from` now: with a non-zero allowance left over, a
+ * USDT-shaped token reverts until it is set to 0. Any other failure (the node, the transport) is thrown.
+ */
+async function refusesApprove(client: PublicClient, from: Address, approve: { to: Address; data: Hex }): Promise<boolean> {
+  try {
+    await client.call({ account: from, to: approve.to, data: approve.data });
+    return false;
+  } catch (error) {
+    if (isRevert(error)) return true;
+    throw error;
+  }
 }
 
 const forwardGas = (input: ContractEstimateInput) => FORWARD_GAS + (input.coinTransferGas > TRANSFER_GAS ? input.coinTransferGas - TRANSFER_GAS : 0n);
@@ -129,7 +156,7 @@ export async function payThroughContract(
   client: PublicClient,
   call: WraithPayCall,
   approval: { token: Address; amount: bigint } | null,
-  send: (call: { to: Address; value: bigint; data: Hex }, kind: 'approval' | 'payment') => Promise<Hash>,
+  send: (call: { to: Address; value: bigint; data: Hex }, kind: 'approvalReset' | 'approval' | 'payment') => Promise<Hash>,
 ): Promise<ContractPaymentResult> {
   if (!(await wraithPayDeployed({ client }))) {
     throw new WraithError('WRAITH_PAY_MISSING', `WraithPay is not deployed at ${WRAITH_PAY_ADDRESS} on this chain. Nothing was sent.`, {
@@ -139,11 +166,14 @@ export async function payThroughContract(
   if (approval !== null) {
     const allowance = await client.readContract({ address: approval.token, abi: erc20Abi, functionName: 'allowance', args: [wallet.account.address, WRAITH_PAY_ADDRESS] });
     if (allowance < approval.amount) {
-      const approve = { to: approval.token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [WRAITH_PAY_ADDRESS, approval.amount] }) };
-      if (await offersAtomicBatch(wallet)) return batch(wallet, [approve, call]);
+      const approve = approveCall(approval.token, approval.amount);
+      // A leftover allowance the token will not move to another non-zero value: to 0 first.
+      const reset = allowance > 0n && (await refusesApprove(client, wallet.account.address, approve)) ? [approveCall(approval.token, 0n)] : [];
+      if (await offersAtomicBatch(wallet)) return batch(wallet, [...reset, approve, call]);
+      const resetHashes = reset.length > 0 ? [await send(reset[0]!, 'approvalReset')] : [];
       const approvalHash = await send(approve, 'approval');
       const paymentHash = await send(call, 'payment');
-      return { paymentHash, approvalHash, hashes: [approvalHash, paymentHash] };
+      return { paymentHash, approvalHash, hashes: [...resetHashes, approvalHash, paymentHash] };
     }
   }
   const paymentHash = await send(call, 'payment');
