@@ -152,8 +152,8 @@ class SqliteNameStore implements NameStore {
     return row === undefined ? null : bytes(row['meta_address']);
   }
 
-  async watched(now: number): Promise<IssuedAddress[]> {
-    const result = await this.#client.execute({ sql: `SELECT ${ISSUED_COLUMNS} FROM gateway_addresses WHERE paid_tx_hash IS NULL AND expires_at > ? ORDER BY id`, args: [now] });
+  async watched(expiredAfter: number): Promise<IssuedAddress[]> {
+    const result = await this.#client.execute({ sql: `SELECT ${ISSUED_COLUMNS} FROM gateway_addresses WHERE paid_tx_hash IS NULL AND expires_at > ? ORDER BY id`, args: [expiredAfter] });
     return result.rows.map(readIssued);
   }
 

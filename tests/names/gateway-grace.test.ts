@@ -1,0 +1,114 @@
+/**
+ * A payer who resolves a gateway name, waits past the address's expiry
+ * (`ENS_GATEWAY_ADDRESS_TTL_S`) and pays then is still published (issue 33): the watcher keeps
+ * watching unpaid addresses for `ENS_GATEWAY_GRACE_S` more, and past that a raised grace period
+ * finds coin still sitting at the address. On anvil, with the route handler answering the lookup
+ * and the watcher's tick run at chosen clock times; the recipient finds the payment through the
+ * server's ordinary scan.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, createWalletClient, decodeAbiParameters, encodeFunctionData, getAddress, hexToBytes, http, parseAbi, parseEther, toHex, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { anvil as anvilChain } from 'viem/chains';
+import { namehash, packetToBytes } from 'viem/ens';
+import * as ccipRoute from '../../app/api/v1/ccip/route.ts';
+import { createChainClients } from '../../lib/chain/rpc.ts';
+import { gatewayPayment, requesterKey } from '../../lib/names/gateway/one-time-address.ts';
+import { getNameStore } from '../../lib/names/gateway/open.ts';
+import { watchChainOnce, type WatchDependencies } from '../../lib/names/gateway/watcher.ts';
+import type { FollowedChain } from '../../lib/server/chain.ts';
+import { getConfig } from '../../lib/server/config.ts';
+import { getRegistry } from '../../lib/server/registry.ts';
+import { call, configure } from '../helpers/api.ts';
+import { DEV_KEYS } from '../helpers/announcer-chain.ts';
+import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { generateKeys, request, scanKeys, type KeyBundle } from '../helpers/routes.ts';
+
+const NAME = 'late.wraith.eth';
+const RESOLVER = privateKeyToAddress(generatePrivateKey()).toLowerCase();
+const SECRET = 'test-only gateway secret, 32+ characters long';
+const TTL_S = 60;
+const GRACE_S = 3_600;
+
+let anvil: Anvil;
+beforeAll(async () => {
+  anvil = await startAnvil();
+});
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+async function pay(to: string, value: bigint): Promise<void> {
+  const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEYS[0]!), chain: anvilChain, transport: http(anvil.rpcUrl) });
+  const client = createPublicClient({ chain: anvilChain, transport: http(anvil.rpcUrl) });
+  await client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: to as Address, value }) });
+}
+
+/** A wallet's lookup of `addr(namehash(NAME))` through the gateway route: the address answered. */
+async function lookUp(): Promise<string> {
+  const inner = encodeFunctionData({ abi: parseAbi(['function addr(bytes32) view returns (address)']), args: [namehash(NAME)] });
+  const data = encodeFunctionData({ abi: parseAbi(['function resolve(bytes, bytes) view returns (bytes, uint64, bytes)']), args: [toHex(packetToBytes(NAME)), inner] });
+  const response = await call(ccipRoute.POST, '/api/v1/ccip', { method: 'POST', body: { sender: RESOLVER, data } });
+  expect(response.status, response.text).toBe(200);
+  const [result] = decodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], response.json.data as Hex);
+  return getAddress(decodeAbiParameters([{ type: 'address' }], result)[0]);
+}
+
+async function found(keys: KeyBundle): Promise<string[]> {
+  const response = await request('scan', 'POST', { body: scanKeys(keys) });
+  expect(response.status).toBe(200);
+  return (response.json.discoveries as { stealth_address: string }[]).map((d) => getAddress(d.stealth_address)).sort();
+}
+
+describe('an address paid after its answer expired', () => {
+  it('is published and found by the recipient\'s scan when paid within the grace period, and past it once the grace period is raised', { timeout: 60_000 }, async () => {
+    await configure({
+      ENS_GATEWAY_RESOLVER: RESOLVER,
+      ENS_GATEWAY_PARENT: 'wraith.eth',
+      ENS_GATEWAY_SIGNING_KEY: generatePrivateKey(),
+      ENS_GATEWAY_SECRET: SECRET,
+      ENS_GATEWAY_ADDRESS_TTL_S: String(TTL_S),
+      ENS_GATEWAY_GRACE_S: String(GRACE_S),
+      ETH_RPC_URL: anvil.rpcUrl,
+      CHAINS: JSON.stringify([{ name: 'local', rpc_url: anvil.rpcUrl, chain_id: 31337 }]),
+    });
+    const keys = await generateKeys();
+    const names = await getNameStore();
+    const meta = hexToBytes(`0x${keys.meta_address.replace(/^0x/, '')}`);
+    await names.setName(NAME, 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
+    const issuedAt = Math.floor(Date.now() / 1000);
+
+    // Resolved now; paid after its expiry, inside the grace period.
+    const late = await lookUp();
+    // Resolved long ago: expired longer than the grace period when it is paid.
+    const secret = new TextEncoder().encode(SECRET);
+    const ancient = await names.issue({
+      name: NAME,
+      requester: requesterKey(secret, '192.0.2.77'),
+      now: issuedAt - TTL_S - GRACE_S - 1_000,
+      sameRequesterSeconds: 0,
+      addressTtlSeconds: TTL_S,
+      maxUnpaid: 100,
+      mayIssueNew: true,
+      derive: (counter, metaAddress) => gatewayPayment(secret, NAME, counter, metaAddress).stealthAddress,
+    });
+    const tooLate = getAddress(ancient.address!.address);
+    await pay(late, parseEther('0.3'));
+    await pay(tooLate, parseEther('0.2'));
+
+    const config = getConfig();
+    const chain: FollowedChain = { config: config.chains[0]!, clients: createChainClients(anvil.rpcUrl, 5_000), chainId: 31337, identified: true, refused: false, indexer: undefined, problem: null };
+    const deps: WatchDependencies = { config: config.ensGateway!, names, registry: await getRegistry() };
+    const tenMinutesPastExpiry = issuedAt + TTL_S + 600;
+    expect(await watchChainOnce(chain, deps, tenMinutesPastExpiry)).toBe(1);
+    expect(await found(keys)).toEqual([late]);
+    const again = await watchChainOnce(chain, deps, tenMinutesPastExpiry + 5);
+    expect(again, 'a published address is not watched again').toBe(0);
+
+    // Recovery: the operator raises the grace period; the coin still at the address is found at
+    // the head (the watcher reads new blocks only, so one is mined, as any live chain would).
+    await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }) });
+    expect(await watchChainOnce(chain, { ...deps, config: { ...deps.config, graceSeconds: 3 * GRACE_S } }, tenMinutesPastExpiry + 10)).toBe(1);
+    expect(await found(keys)).toEqual([late, tooLate].sort());
+  });
+});
