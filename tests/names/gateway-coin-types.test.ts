@@ -102,6 +102,10 @@ describe('the ENS gateway\'s configuration', () => {
     expect(loadConfig({ ...GATEWAY, REGISTRY_URL: 'memory:', CHAIN_RPC_URL: ensChain.rpcUrl }).ensGateway?.resolver).toBe(RESOLVER);
   });
 
+  it('keeps its names beside a PostgreSQL registry too', () => {
+    expect(loadConfig({ ...GATEWAY, REGISTRY_URL: 'postgres://wraith@127.0.0.1/wraith', CHAIN_RPC_URL: ensChain.rpcUrl }).ensGateway?.parent).toBe('wraith.eth');
+  });
+
   it('watches unpaid addresses seven days past their expiry by default, and refuses a grace period over 90 days', () => {
     const env = { ...GATEWAY, REGISTRY_URL: 'memory:', CHAIN_RPC_URL: ensChain.rpcUrl };
     expect(loadConfig(env).ensGateway?.graceSeconds).toBe(7 * 86_400);

@@ -127,7 +127,7 @@ const REQUIRED = ['ENS_GATEWAY_RESOLVER', 'ENS_GATEWAY_PARENT', 'ENS_GATEWAY_SIG
  * addresses are published only when a followed chain's watcher sees them paid, so without one
  * every payment to a name would be stranded.
  */
-export function ensGatewayConfigFrom(env: EnsGatewayEnvironment & { REGISTRY_URL: string }, followsChain: boolean): { config: EnsGatewayConfig | undefined; problems: string[] } {
+export function ensGatewayConfigFrom(env: EnsGatewayEnvironment, followsChain: boolean): { config: EnsGatewayConfig | undefined; problems: string[] } {
   const set = REQUIRED.filter((name) => env[name] !== undefined);
   if (set.length === 0) return { config: undefined, problems: [] };
   if (set.length < REQUIRED.length) {
@@ -139,9 +139,6 @@ export function ensGatewayConfigFrom(env: EnsGatewayEnvironment & { REGISTRY_URL
       config: undefined,
       problems: ['CHAINS: the ENS gateway (ENS_GATEWAY_*) needs a followed chain (CHAINS or CHAIN_RPC_URL): it publishes a payment only when it sees it on a chain it follows, so without one every payment to a name would be lost to its recipient'],
     };
-  }
-  if (/^postgres(ql)?:/i.test(env.REGISTRY_URL)) {
-    return { config: undefined, problems: ['ENS_GATEWAY_RESOLVER: the ENS gateway keeps its names in a memory:, file: or libsql: registry for now (REGISTRY_URL is PostgreSQL)'] };
   }
   const signingKey = env.ENS_GATEWAY_SIGNING_KEY!;
   return {

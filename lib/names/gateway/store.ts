@@ -10,7 +10,7 @@
  * `issue` reserves the name's counter and stores the row in one write transaction before the
  * gateway answers, so a restart never hands a counter (hence an address) out twice, and the cap on
  * unpaid addresses holds under concurrent lookups. Implementations: memory (memory-store.ts) and
- * SQLite/libSQL (sqlite-store.ts), in the registry's database.
+ * SQLite/libSQL (sqlite-store.ts) and PostgreSQL (postgres-store.ts), in the registry's database.
  */
 
 /** How a name came to be served: a label under the parent name, or an owner's own ENS name. */
