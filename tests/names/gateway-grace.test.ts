@@ -17,11 +17,14 @@ import { gatewayPayment, requesterKey } from '../../lib/names/gateway/one-time-a
 import { getNameStore } from '../../lib/names/gateway/open.ts';
 import { watchChainOnce, type WatchDependencies } from '../../lib/names/gateway/watcher.ts';
 import type { FollowedChain } from '../../lib/server/chain.ts';
+import type { NameStore } from '../../lib/names/gateway/store.ts';
 import { getConfig } from '../../lib/server/config.ts';
 import { getRegistry } from '../../lib/server/registry.ts';
+import { clearProcessSingleton } from '../../lib/server/singleton.ts';
 import { call, configure } from '../helpers/api.ts';
 import { DEV_KEYS } from '../helpers/announcer-chain.ts';
 import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
 import { generateKeys, request, scanKeys, type KeyBundle } from '../helpers/routes.ts';
 
 const NAME = 'late.wraith.eth';
@@ -37,6 +40,41 @@ beforeAll(async () => {
 afterAll(async () => {
   await anvil?.stop();
 });
+
+const secret = new TextEncoder().encode(SECRET);
+
+/** What the gateway's configuration needs for these tests, with the chain at `rpcUrl`. */
+function gatewayEnv(rpcUrl: string): Record<string, string> {
+  return {
+    ENS_GATEWAY_RESOLVER: RESOLVER,
+    ENS_GATEWAY_PARENT: 'wraith.eth',
+    ENS_GATEWAY_SIGNING_KEY: generatePrivateKey(),
+    ENS_GATEWAY_SECRET: SECRET,
+    ENS_GATEWAY_ADDRESS_TTL_S: String(TTL_S),
+    ENS_GATEWAY_GRACE_S: String(GRACE_S),
+    ETH_RPC_URL: anvil.rpcUrl,
+    CHAINS: JSON.stringify([{ name: 'local', rpc_url: rpcUrl, chain_id: 31337 }]),
+  };
+}
+
+/** Issue an address of NAME to `ip` at `now`, as a lookup would. */
+function issueAt(names: NameStore, ip: string, now: number) {
+  return names.issue({
+    name: NAME,
+    requester: requesterKey(secret, ip),
+    now,
+    sameRequesterSeconds: 0,
+    addressTtlSeconds: TTL_S,
+    maxUnpaid: 1_000,
+    mayIssueNew: true,
+    derive: (counter, metaAddress) => gatewayPayment(secret, NAME, counter, metaAddress).stealthAddress,
+  });
+}
+
+/** The followed chain of the configuration, identified, as the watcher sees it. */
+function followed(rpcUrl: string): FollowedChain {
+  return { config: getConfig().chains[0]!, clients: createChainClients(rpcUrl, 5_000), chainId: 31337, identified: true, refused: false, indexer: undefined, problem: null };
+}
 
 async function pay(to: string, value: bigint): Promise<void> {
   const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEYS[0]!), chain: anvilChain, transport: http(anvil.rpcUrl) });
@@ -62,16 +100,8 @@ async function found(keys: KeyBundle): Promise<string[]> {
 
 describe('an address paid after its answer expired', () => {
   it('is published and found by the recipient\'s scan when paid within the grace period, and past it once the grace period is raised', { timeout: 60_000 }, async () => {
-    await configure({
-      ENS_GATEWAY_RESOLVER: RESOLVER,
-      ENS_GATEWAY_PARENT: 'wraith.eth',
-      ENS_GATEWAY_SIGNING_KEY: generatePrivateKey(),
-      ENS_GATEWAY_SECRET: SECRET,
-      ENS_GATEWAY_ADDRESS_TTL_S: String(TTL_S),
-      ENS_GATEWAY_GRACE_S: String(GRACE_S),
-      ETH_RPC_URL: anvil.rpcUrl,
-      CHAINS: JSON.stringify([{ name: 'local', rpc_url: anvil.rpcUrl, chain_id: 31337 }]),
-    });
+    await configure(gatewayEnv(anvil.rpcUrl));
+    clearProcessSingleton('ensGatewayStore');
     const keys = await generateKeys();
     const names = await getNameStore();
     const meta = hexToBytes(`0x${keys.meta_address.replace(/^0x/, '')}`);
@@ -81,24 +111,13 @@ describe('an address paid after its answer expired', () => {
     // Resolved now; paid after its expiry, inside the grace period.
     const late = await lookUp();
     // Resolved long ago: expired longer than the grace period when it is paid.
-    const secret = new TextEncoder().encode(SECRET);
-    const ancient = await names.issue({
-      name: NAME,
-      requester: requesterKey(secret, '192.0.2.77'),
-      now: issuedAt - TTL_S - GRACE_S - 1_000,
-      sameRequesterSeconds: 0,
-      addressTtlSeconds: TTL_S,
-      maxUnpaid: 100,
-      mayIssueNew: true,
-      derive: (counter, metaAddress) => gatewayPayment(secret, NAME, counter, metaAddress).stealthAddress,
-    });
+    const ancient = await issueAt(names, '192.0.2.77', issuedAt - TTL_S - GRACE_S - 1_000);
     const tooLate = getAddress(ancient.address!.address);
     await pay(late, parseEther('0.3'));
     await pay(tooLate, parseEther('0.2'));
 
-    const config = getConfig();
-    const chain: FollowedChain = { config: config.chains[0]!, clients: createChainClients(anvil.rpcUrl, 5_000), chainId: 31337, identified: true, refused: false, indexer: undefined, problem: null };
-    const deps: WatchDependencies = { config: config.ensGateway!, names, registry: await getRegistry() };
+    const chain = followed(anvil.rpcUrl);
+    const deps: WatchDependencies = { config: getConfig().ensGateway!, names, registry: await getRegistry() };
     const tenMinutesPastExpiry = issuedAt + TTL_S + 600;
     expect(await watchChainOnce(chain, deps, tenMinutesPastExpiry)).toBe(1);
     expect(await found(keys)).toEqual([late]);
@@ -110,5 +129,25 @@ describe('an address paid after its answer expired', () => {
     await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }) });
     expect(await watchChainOnce(chain, { ...deps, config: { ...deps.config, graceSeconds: 3 * GRACE_S } }, tenMinutesPastExpiry + 10)).toBe(1);
     expect(await found(keys)).toEqual([late, tooLate].sort());
+  });
+
+  it('reads the balances of 250 watched addresses in three JSON-RPC batch requests, not 250', { timeout: 60_000 }, async () => {
+    const proxy = await startRpcFaultProxy({ target: anvil.rpcUrl });
+    try {
+      await configure(gatewayEnv(proxy.url));
+      clearProcessSingleton('ensGatewayStore');
+      const names = await getNameStore();
+      const keys = await generateKeys();
+      await names.setName(NAME, 0, { kind: 'label', metaAddress: hexToBytes(`0x${keys.meta_address.replace(/^0x/, '')}`), owner: null }, 0);
+      const now = Math.floor(Date.now() / 1000);
+      for (let i = 0; i < 250; i++) await issueAt(names, `203.0.113.${i}`, now - 2 * TTL_S); // all expired, all inside the grace period
+      proxy.resetStats();
+      expect(await watchChainOnce(followed(proxy.url), { config: getConfig().ensGateway!, names, registry: await getRegistry() }, now)).toBe(0);
+      expect(proxy.stats.methods['eth_getBalance']).toBe(250);
+      // eth_blockNumber, three eth_getLogs (100 addresses each) and three balance batches.
+      expect(proxy.stats.requests).toBeLessThanOrEqual(7);
+    } finally {
+      await proxy.close();
+    }
   });
 });
