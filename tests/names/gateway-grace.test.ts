@@ -4,7 +4,9 @@
  * watching unpaid addresses for `ENS_GATEWAY_GRACE_S` more, and past that a raised grace period
  * finds coin still sitting at the address. On anvil, with the route handler answering the lookup
  * and the watcher's tick run at chosen clock times; the recipient finds the payment through the
- * server's ordinary scan.
+ * server's ordinary scan. The flow runs with a memory registry and with PostgreSQL (registry and
+ * gateway names both there). The watcher's balance reads go out in JSON-RPC batches, counted
+ * through a proxy in front of anvil.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublicClient, createWalletClient, decodeAbiParameters, encodeFunctionData, getAddress, hexToBytes, http, parseAbi, parseEther, toHex, type Address, type Hex } from 'viem';
@@ -24,6 +26,7 @@ import { clearProcessSingleton } from '../../lib/server/singleton.ts';
 import { call, configure } from '../helpers/api.ts';
 import { DEV_KEYS } from '../helpers/announcer-chain.ts';
 import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { describeWithPostgres } from '../helpers/postgres.ts';
 import { startRpcFaultProxy } from '../helpers/rpc-fault-proxy.ts';
 import { generateKeys, request, scanKeys, type KeyBundle } from '../helpers/routes.ts';
 
@@ -99,37 +102,7 @@ async function found(keys: KeyBundle): Promise<string[]> {
 }
 
 describe('an address paid after its answer expired', () => {
-  it('is published and found by the recipient\'s scan when paid within the grace period, and past it once the grace period is raised', { timeout: 60_000 }, async () => {
-    await configure(gatewayEnv(anvil.rpcUrl));
-    clearProcessSingleton('ensGatewayStore');
-    const keys = await generateKeys();
-    const names = await getNameStore();
-    const meta = hexToBytes(`0x${keys.meta_address.replace(/^0x/, '')}`);
-    await names.setName(NAME, 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
-    const issuedAt = Math.floor(Date.now() / 1000);
-
-    // Resolved now; paid after its expiry, inside the grace period.
-    const late = await lookUp();
-    // Resolved long ago: expired longer than the grace period when it is paid.
-    const ancient = await issueAt(names, '192.0.2.77', issuedAt - TTL_S - GRACE_S - 1_000);
-    const tooLate = getAddress(ancient.address!.address);
-    await pay(late, parseEther('0.3'));
-    await pay(tooLate, parseEther('0.2'));
-
-    const chain = followed(anvil.rpcUrl);
-    const deps: WatchDependencies = { config: getConfig().ensGateway!, names, registry: await getRegistry() };
-    const tenMinutesPastExpiry = issuedAt + TTL_S + 600;
-    expect(await watchChainOnce(chain, deps, tenMinutesPastExpiry)).toBe(1);
-    expect(await found(keys)).toEqual([late]);
-    const again = await watchChainOnce(chain, deps, tenMinutesPastExpiry + 5);
-    expect(again, 'a published address is not watched again').toBe(0);
-
-    // Recovery: the operator raises the grace period; the coin still at the address is found at
-    // the head (the watcher reads new blocks only, so one is mined, as any live chain would).
-    await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }) });
-    expect(await watchChainOnce(chain, { ...deps, config: { ...deps.config, graceSeconds: 3 * GRACE_S } }, tenMinutesPastExpiry + 10)).toBe(1);
-    expect(await found(keys)).toEqual([late, tooLate].sort());
-  });
+  it('is published and found by the recipient\'s scan when paid within the grace period, and past it once the grace period is raised', { timeout: 60_000 }, () => latePayment('memory:'));
 
   it('reads the balances of 250 watched addresses in three JSON-RPC batch requests, not 250', { timeout: 60_000 }, async () => {
     const proxy = await startRpcFaultProxy({ target: anvil.rpcUrl });
@@ -151,3 +124,41 @@ describe('an address paid after its answer expired', () => {
     }
   });
 });
+
+describeWithPostgres('an address paid after its answer expired, with a PostgreSQL registry', (postgres) => {
+  it('is published and found by the recipient\'s scan, its row kept in PostgreSQL', { timeout: 60_000 }, async () => latePayment(await postgres().freshSchema()));
+});
+
+/** Resolve, pay late, watch, scan: the whole flow of a late payment with the registry (and the gateway's names) at `registryUrl`. */
+async function latePayment(registryUrl: string): Promise<void> {
+  await configure({ ...gatewayEnv(anvil.rpcUrl), REGISTRY_URL: registryUrl });
+  clearProcessSingleton('ensGatewayStore');
+  const keys = await generateKeys();
+  const names = await getNameStore();
+  const meta = hexToBytes(`0x${keys.meta_address.replace(/^0x/, '')}`);
+  await names.setName(NAME, 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
+  const issuedAt = Math.floor(Date.now() / 1000);
+
+  // Resolved now; paid after its expiry, inside the grace period.
+  const late = await lookUp();
+  // Resolved long ago: expired longer than the grace period when it is paid.
+  const ancient = await issueAt(names, '192.0.2.77', issuedAt - TTL_S - GRACE_S - 1_000);
+  const tooLate = getAddress(ancient.address!.address);
+  await pay(late, parseEther('0.3'));
+  await pay(tooLate, parseEther('0.2'));
+
+  const chain = followed(anvil.rpcUrl);
+  const deps: WatchDependencies = { config: getConfig().ensGateway!, names, registry: await getRegistry() };
+  const tenMinutesPastExpiry = issuedAt + TTL_S + 600;
+  expect(await watchChainOnce(chain, deps, tenMinutesPastExpiry)).toBe(1);
+  expect(await found(keys)).toEqual([late]);
+  const again = await watchChainOnce(chain, deps, tenMinutesPastExpiry + 5);
+  expect(again, 'a published address is not watched again').toBe(0);
+
+  // Recovery: the operator raises the grace period; the coin still at the address is found at
+  // the head (the watcher reads new blocks only, so one is mined, as any live chain would).
+  await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }) });
+  expect(await watchChainOnce(chain, { ...deps, config: { ...deps.config, graceSeconds: 3 * GRACE_S } }, tenMinutesPastExpiry + 10)).toBe(1);
+  expect(await found(keys)).toEqual([late, tooLate].sort());
+  await names.close();
+}
