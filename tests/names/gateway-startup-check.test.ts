@@ -13,7 +13,9 @@ import { loadConfig } from '../../lib/config.ts';
 import { ensChainId } from '../../lib/names/gateway/ens-chain.ts';
 import { checkGatewayAtStartup } from '../../lib/names/gateway/start.ts';
 import { checkGateway } from '../../lib/names/gateway/startup-check.ts';
-import { configure } from '../helpers/api.ts';
+import { runShutdownHooks } from '../../lib/server/shutdown.ts';
+import { clearProcessSingleton } from '../../lib/server/singleton.ts';
+import { captureLog, configure } from '../helpers/api.ts';
 import { DEV_KEYS } from '../helpers/announcer-chain.ts';
 import { startAnvil, type Anvil } from '../helpers/anvil.ts';
 import { deployGatewayEns, type GatewayEns } from '../helpers/ens-gateway-chain.ts';
@@ -94,6 +96,28 @@ describe('the ENS gateway\'s start-up check', () => {
 });
 
 describe('start-up with the ENS gateway', () => {
+  it('warns once that addr(bytes32) answers no address when the ENS chain is not followed', async () => {
+    const other = await startAnvil(['--chain-id', '10']);
+    try {
+      const warning = 'ens gateway answers no address to addr(bytes32) (coin type 60): the ENS chain is not followed';
+      await configure({ ...env(), CHAIN_RPC_URL: undefined, CHAINS: JSON.stringify([{ name: 'op', rpc_url: other.rpcUrl }]), LOG_LEVEL: 'warn' });
+      clearProcessSingleton('chains');
+      const notFollowed = await captureLog(() => checkGatewayAtStartup());
+      expect(notFollowed.result).toEqual([]);
+      expect(notFollowed.log).toContain(warning);
+      await runShutdownHooks();
+      await configure({ ...env(), LOG_LEVEL: 'warn' });
+      clearProcessSingleton('chains');
+      const followed = await captureLog(() => checkGatewayAtStartup());
+      expect(followed.result).toEqual([]);
+      expect(followed.log).not.toContain(warning);
+    } finally {
+      await runShutdownHooks();
+      clearProcessSingleton('chains');
+      await other.stop();
+    }
+  });
+
   it('returns the refusals boot stops on, and keeps the ENS chain\'s id for lookups', async () => {
     await configure(env({ ENS_GATEWAY_SIGNING_KEY: generatePrivateKey() }));
     expect(await checkGatewayAtStartup()).toEqual([expect.stringContaining('is not a signer of ENS_GATEWAY_RESOLVER')]);

@@ -4,7 +4,7 @@
  */
 import { log } from '../../http/log.ts';
 import { getConfig } from '../../server/config.ts';
-import { followedChains, STARTUP_ID_WAIT_MS } from '../../server/chain.ts';
+import { followedChainById, followedChains, startChains, STARTUP_ID_WAIT_MS } from '../../server/chain.ts';
 import { getRegistry } from '../../server/registry.ts';
 import { onShutdown } from '../../server/shutdown.ts';
 import { processSingleton } from '../../server/singleton.ts';
@@ -37,7 +37,15 @@ export async function checkGatewayAtStartup(): Promise<string[]> {
   const config = getConfig();
   if (config.ensGateway === undefined) return [];
   const check = await checkGateway(config.ensGateway, config.ethRpcUrl, STARTUP_ID_WAIT_MS);
-  if (check.chainId !== undefined) rememberEnsChainId(config.ethRpcUrl, check.chainId);
   for (const warning of check.warnings) log('warn', 'ens gateway not checked', { error: warning });
+  if (check.chainId !== undefined && check.refusals.length === 0) {
+    rememberEnsChainId(config.ethRpcUrl, check.chainId);
+    // Said once, so an operator following only other chains is not surprised that wallets asking
+    // addr(bytes32) (coin type 60: most of them on mainnet) get no address (lookup.ts).
+    await startChains().catch(() => undefined);
+    if (followedChainById(check.chainId) === undefined) {
+      log('warn', 'ens gateway answers no address to addr(bytes32) (coin type 60): the ENS chain is not followed; wallets asking a followed chain\'s ENSIP-11 coin type get addresses', { chain_id: check.chainId });
+    }
+  }
   return check.refusals;
 }
