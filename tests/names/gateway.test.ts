@@ -27,14 +27,14 @@ import {
   type PublicClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { getEnsAddress, namehash, packetToBytes } from 'viem/ens';
+import { getEnsAddress, namehash, packetToBytes, toCoinType } from 'viem/ens';
 import { bytesToHex, createClient, erc8441KeysOf, generateKeys, nameRegistrationMessage, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
 import { withdrawNative } from '@wraith-pq/sdk/evm';
 import { requireCliBuild, runCli } from '../cli/run-cli.ts';
 import { startTokenChain } from '../cli/token-chain.ts';
 import type { AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { deployGatewayEns, type GatewayEns } from '../helpers/ens-gateway-chain.ts';
-import { freePort, http, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
+import { freePort, http, spawnServer, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
 
 const PARENT = 'wraith.eth';
 const SIGNING_KEY = generatePrivateKey();
@@ -214,6 +214,13 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(viaCoinType).not.toBeNull();
   });
 
+  it('answers "no address" for the coin type of a chain the server does not follow, and for ENSIP-19\'s "any EVM chain"', async () => {
+    const name = `alice.${PARENT}`;
+    expect(await getEnsAddress(viem, { name, coinType: toCoinType(chain.chainId) }), 'the followed chain').toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await getEnsAddress(viem, { name, coinType: toCoinType(10) }), 'a chain nobody here watches').toBeNull();
+    expect(await getEnsAddress(viem, { name, coinType: 0x80000000n })).toBeNull();
+  });
+
   it('answers "no address" for a label nobody registered', async () => {
     expect(await getEnsAddress(viem, { name: `nobody.${PARENT}` })).toBeNull();
     expect(await lookupAs(`nobody.${PARENT}`, '10.0.0.1')).toBe('0x0000000000000000000000000000000000000000');
@@ -313,6 +320,15 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(new Set([...beforeRestart, ...afterRestart]).size).toBe(6);
     await chain.publicClient.waitForTransactionReceipt({ hash: await chain.wallets[1]!.sendTransaction({ to: afterRestart[0]!, value: parseEther('0.2') } as never) });
     await expect.poll(async () => (await discoveriesOf(carol)).map((d) => d.stealthAddress).sort(), { timeout: 30_000, interval: 300 }).toEqual([beforeRestart[1], afterRestart[0]].sort());
+  });
+
+  it('refuses to start with a signing key its resolver does not trust, saying so in plain words without the key', { timeout: 120_000 }, async () => {
+    const untrusted = generatePrivateKey();
+    const { server: refused } = await spawnServer({ ...serverEnv(), ENS_GATEWAY_SIGNING_KEY: untrusted, REGISTRY_URL: 'memory:' }, await freePort());
+    const exit = await refused.exited;
+    expect(exit.code).toBe(1);
+    expect(refused.stderr()).toContain(`ENS_GATEWAY_SIGNING_KEY: its address ${privateKeyToAddress(untrusted)} is not a signer of ENS_GATEWAY_RESOLVER on chain ${chain.chainId}`);
+    expect(refused.stderr() + refused.log()).not.toContain(untrusted.slice(2));
   });
 
   it('a tampered or expired gateway answer is refused by the client', { timeout: 60_000 }, async () => {
