@@ -530,7 +530,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.REGISTRY_PUBLISH !== 'open' && e.CHAINS === undefined && e.CHAIN_RPC_URL === undefined) {
     problems.push(`REGISTRY_PUBLISH: ${e.REGISTRY_PUBLISH} needs a chain, CHAINS or CHAIN_RPC_URL (the chain that proves or feeds announcements)`);
   }
-  const ensGateway = ensGatewayConfigFrom(e);
+  const ensGateway = ensGatewayConfigFrom(e, chainsOf(e).length > 0);
   problems.push(...ensGateway.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {

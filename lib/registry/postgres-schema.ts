@@ -21,7 +21,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 
-type Migration = { version: number; statements: readonly string[] };
+export type Migration = { version: number; statements: readonly string[] };
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -119,19 +119,39 @@ export class PostgresSchemaTooNewError extends Error {
 
 /** Bring the database (the first schema of the connection's search_path) to the newest version. */
 export async function migratePostgres(pool: Pool): Promise<void> {
+  await applyPostgresMigrations(pool, { versionTable: 'registry_schema_version', lock: MIGRATION_LOCK, migrations: MIGRATIONS, tooNew: (found) => new PostgresSchemaTooNewError(found) });
+}
+
+/** What {@link applyPostgresMigrations} applies: tables with their own version table and lock (the registry's, the ENS gateway's). */
+export type PostgresMigrations = {
+  /** Table of applied versions, created if missing. */
+  versionTable: string;
+  /** Session advisory lock held while migrating (a 64-bit constant). */
+  lock: bigint;
+  migrations: readonly Migration[];
+  /** The error when the database is newer than this build. */
+  tooNew: (found: number) => Error;
+};
+
+/**
+ * Apply the migrations newer than the database's version, each in its own transaction with its
+ * version row, under a session advisory lock: exactly one of several instances starting at once
+ * applies each.
+ */
+export async function applyPostgresMigrations(pool: Pool, schema: PostgresMigrations): Promise<void> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+    await client.query('SELECT pg_advisory_lock($1)', [schema.lock.toString()]);
     try {
-      await client.query('CREATE TABLE IF NOT EXISTS registry_schema_version (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
-      const current = await readVersion(client);
-      if (current > POSTGRES_SCHEMA_VERSION) throw new PostgresSchemaTooNewError(current);
-      for (const migration of MIGRATIONS) {
-        if (migration.version > current) await apply(client, migration);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${schema.versionTable} (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`);
+      const current = await readVersion(client, schema.versionTable);
+      if (current > schema.migrations.length) throw schema.tooNew(current);
+      for (const migration of schema.migrations) {
+        if (migration.version > current) await apply(client, schema.versionTable, migration);
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
+      await client.query('SELECT pg_advisory_unlock($1)', [schema.lock.toString()]);
     }
   } catch (error) {
     broken = error instanceof Error ? error : new Error(String(error));
@@ -142,13 +162,10 @@ export async function migratePostgres(pool: Pool): Promise<void> {
   }
 }
 
-async function apply(client: PoolClient, migration: Migration): Promise<void> {
+async function apply(client: PoolClient, versionTable: string, migration: Migration): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query('INSERT INTO registry_schema_version (version, applied_at) VALUES ($1, $2)', [
-      migration.version,
-      Math.floor(Date.now() / 1000),
-    ]);
+    await client.query(`INSERT INTO ${versionTable} (version, applied_at) VALUES ($1, $2)`, [migration.version, Math.floor(Date.now() / 1000)]);
     for (const statement of migration.statements) await client.query(statement);
     await client.query('COMMIT');
   } catch (error) {
@@ -157,7 +174,7 @@ async function apply(client: PoolClient, migration: Migration): Promise<void> {
   }
 }
 
-async function readVersion(client: PoolClient): Promise<number> {
-  const result = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM registry_schema_version');
+async function readVersion(client: PoolClient, versionTable: string): Promise<number> {
+  const result = await client.query<{ version: number | null }>(`SELECT MAX(version) AS version FROM ${versionTable}`);
   return result.rows[0]?.version ?? 0;
 }

@@ -8,14 +8,16 @@
  * reports `degraded` and requests that need it answer 503 until it opens. With `CHAINS` or
  * `CHAIN_RPC_URL` set, each chain's id is read and its indexer started here (lib/server/chain.ts):
  * two chains answering one id, or an id contradicting the entry's `chain_id`, stop the process
- * like a configuration error; an RPC that does not answer does not.
+ * like a configuration error; an RPC that does not answer does not. With the ENS gateway on, its
+ * resolver, signer and parent name are checked on the ENS chain the same way
+ * (lib/names/gateway/startup-check.ts).
  */
 import { ConfigError } from '../config.ts';
 import { log } from '../http/log.ts';
 import { getConfig } from './config.ts';
 import { ChainIdentityError, startChains } from './chain.ts';
 import { getRegistry } from './registry.ts';
-import { startGatewayWatcher } from '../names/gateway/start.ts';
+import { checkGatewayAtStartup, startGatewayWatcher } from '../names/gateway/start.ts';
 import { processSingleton } from './singleton.ts';
 
 /**
@@ -41,6 +43,10 @@ export async function boot(): Promise<void> {
     () => undefined,
     (error: unknown) => error,
   );
+  const gateway = checkGatewayAtStartup().catch((error: unknown) => {
+    log('warn', 'ens gateway not checked', { error: error instanceof Error ? error.name : String(error) });
+    return [];
+  });
   try {
     const store = await getRegistry();
     log('info', 'registry open', { kind: store.kind });
@@ -53,6 +59,11 @@ export async function boot(): Promise<void> {
     process.exit(1);
   }
   if (refused !== undefined) throw refused;
+  const gatewayRefusals = await gateway;
+  if (gatewayRefusals.length > 0) {
+    process.stderr.write(`wraith: Invalid ENS gateway (ENS_GATEWAY_*):\n${gatewayRefusals.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(1);
+  }
   startGatewayWatcher();
   processSingleton(BOOTED_SLOT, () => true);
 }

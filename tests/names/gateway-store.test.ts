@@ -1,6 +1,7 @@
 /**
- * The ENS gateway's store (lib/names/gateway): the same rules in memory and in SQLite. A name's
- * counter is never handed out twice (also across a reopen of the file), the same requester gets
+ * The ENS gateway's store (lib/names/gateway): the same rules in memory, in SQLite and in
+ * PostgreSQL. A name's counter is never handed out twice (also across a reopen of the database,
+ * and under concurrent lookups), the same requester gets
  * its address back within the window, unpaid addresses are capped per name, and the one-time
  * payment behind an address is rebuilt from the counter and the secret alone.
  */
@@ -8,8 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeys, erc8441KeysOf } from '@wraith-pq/sdk';
 import { createMemoryNameStore } from '../../lib/names/gateway/memory-store.ts';
 import { gatewayPayment, requesterKey } from '../../lib/names/gateway/one-time-address.ts';
+import { createPostgresNameStore } from '../../lib/names/gateway/postgres-store.ts';
 import { createSqliteNameStore } from '../../lib/names/gateway/sqlite-store.ts';
 import { NameNonceError, type IssuePolicy, type NameStore } from '../../lib/names/gateway/store.ts';
+import { describeWithPostgres } from '../helpers/postgres.ts';
 import { temporaryDirectory } from '../helpers/server.ts';
 
 const dir = temporaryDirectory('wraith-gateway-store-');
@@ -38,7 +41,38 @@ const stores: [string, () => Promise<NameStore>][] = [
   ['sqlite', async () => createSqliteNameStore(`file:${dir.path}/${Math.random().toString(36).slice(2)}.db`)],
 ];
 
-describe.each(stores)('the gateway store (%s)', (_kind, open) => {
+describe.each(stores)('the gateway store (%s)', (_kind, open) => storeContract(open));
+
+describeWithPostgres('the gateway store (postgres)', (postgres) => {
+  storeContract(async () => createPostgresNameStore(await postgres().freshSchema()));
+
+  it('never hands a counter out twice across a reopen', async () => {
+    const url = await postgres().freshSchema();
+    const before = await createPostgresNameStore(url);
+    await before.setName('alice.wraith.eth', 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
+    const a = await before.issue(policy());
+    await before.close();
+    const after = await createPostgresNameStore(url);
+    const b = await after.issue(policy({ requester: requesterKey(secret, '192.0.2.9') }));
+    expect(b.address!.counter).toBe(a.address!.counter + 1);
+    await after.close();
+  });
+
+  it('lets one of two instances registering a new name at once win, and the other see a stale nonce', async () => {
+    const url = await postgres().freshSchema();
+    const [one, two] = [await createPostgresNameStore(url), await createPostgresNameStore(url)];
+    const outcomes = await Promise.allSettled([
+      one.setName('race.wraith.eth', 0, { kind: 'label', metaAddress: meta, owner: null }, 0),
+      two.setName('race.wraith.eth', 0, { kind: 'label', metaAddress: keys.metaAddress, owner: null }, 0),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.find((o) => o.status === 'rejected')?.reason).toBeInstanceOf(NameNonceError);
+    expect(await one.nonceOf('race.wraith.eth')).toBe(1);
+    await Promise.all([one.close(), two.close()]);
+  });
+});
+
+function storeContract(open: () => Promise<NameStore>): void {
   it('answers an unknown name with no address and issues nothing', async () => {
     const store = await open();
     expect(await store.issue(policy())).toEqual({ address: null, reason: 'unknown-name' });
@@ -76,6 +110,25 @@ describe.each(stores)('the gateway store (%s)', (_kind, open) => {
     expect((await store.issue(policy({ mayIssueNew: false, now: 1_000_500 }))).address).toEqual(issued.address);
   });
 
+  it('issues distinct counters and holds the cap under concurrent lookups from many requesters', async () => {
+    const store = await open();
+    await store.setName('alice.wraith.eth', 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => store.issue(policy({ requester: requesterKey(secret, `198.51.100.${i}`), maxUnpaid: 5 }))));
+    const counters = new Set(results.map((r) => r.address!.counter));
+    expect(counters).toEqual(new Set([0, 1, 2, 3, 4]));
+    expect(results.filter((r) => r.address !== null && r.fresh)).toHaveLength(5);
+    expect(await store.countIssued('alice.wraith.eth')).toBe(5);
+  });
+
+  it('watches unpaid addresses past their expiry when asked from an earlier time (the grace period)', async () => {
+    const store = await open();
+    await store.setName('alice.wraith.eth', 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
+    const issued = await store.issue(policy());
+    const expiry = issued.address!.expiresAt;
+    expect(await store.watched(expiry)).toEqual([]);
+    expect((await store.watched(expiry - 1)).map((row) => row.id)).toEqual([issued.address!.id]);
+  });
+
   it('applies a change only over the current nonce', async () => {
     const store = await open();
     await store.setName('bob.wraith.eth', 0, { kind: 'label', metaAddress: meta, owner: null }, 0);
@@ -84,7 +137,7 @@ describe.each(stores)('the gateway store (%s)', (_kind, open) => {
     expect(await store.getName('bob.wraith.eth')).toBeNull();
     expect(await store.nonceOf('bob.wraith.eth')).toBe(2);
   });
-});
+}
 
 describe('the gateway store in SQLite, reopened', () => {
   it('never hands a counter out twice across a restart', async () => {

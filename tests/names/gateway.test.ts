@@ -5,8 +5,9 @@
  *
  * A plain wallet (viem `getEnsAddress`, ethers `resolveName`, a dev account sending coin and
  * tokens; no Wraith code) pays two names; the server sees the funds, publishes the payments'
- * announcements, and the recipients' ordinary registry scan finds them and withdraws the coin to
- * 0 wei. Around it: signatures on registration, tampered and expired answers, a wrong sender,
+ * announcements, and the recipients' ordinary registry scan finds them and claims them to exactly
+ * 0 left: the coin as today, the tokens (which came with no coin) through the gasless claim of
+ * issue 31 (the chain carries EntryPoint v0.8, the project's paymaster and the alto bundler). Around it: signatures on registration, tampered and expired answers, a wrong sender,
  * unknown labels, a lookup flood and a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,14 +28,14 @@ import {
   type PublicClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { getEnsAddress, namehash, packetToBytes } from 'viem/ens';
+import { getEnsAddress, namehash, packetToBytes, toCoinType } from 'viem/ens';
 import { bytesToHex, createClient, erc8441KeysOf, generateKeys, nameRegistrationMessage, scanRegistry, type Discovery, type RecipientKeys } from '@wraith-pq/sdk';
-import { withdrawNative } from '@wraith-pq/sdk/evm';
+import { estimateGaslessWithdrawal, withdrawGasless, withdrawNative } from '@wraith-pq/sdk/evm';
 import { requireCliBuild, runCli } from '../cli/run-cli.ts';
-import { startTokenChain } from '../cli/token-chain.ts';
+import { startGaslessChain, TOKEN_DECIMALS, type GaslessChain } from '../helpers/account-abstraction.ts';
 import type { AnnouncerChain } from '../helpers/announcer-chain.ts';
 import { deployGatewayEns, type GatewayEns } from '../helpers/ens-gateway-chain.ts';
-import { freePort, http, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
+import { freePort, http, spawnServer, startServer, temporaryDirectory, type RunningServer } from '../helpers/server.ts';
 
 const PARENT = 'wraith.eth';
 const SIGNING_KEY = generatePrivateKey();
@@ -43,8 +44,11 @@ const MAX_UNPAID = 20;
 /** Lookups of the flood test: 10,000 in the heavy run (WRAITH_HEAVY=1, about 5 minutes on 2 shared cores), 1,000 otherwise. */
 const FLOOD = process.env.WRAITH_HEAVY === '1' ? 10_000 : 1_000;
 
+let gasless: GaslessChain;
 let chain: AnnouncerChain;
 let token: Address;
+/** 100 tokens of the test token (TUSD, 6 decimals). */
+const HUNDRED = 100n * 10n ** BigInt(TOKEN_DECIMALS);
 let ens: GatewayEns;
 let server: RunningServer;
 let port: number;
@@ -73,7 +77,9 @@ function serverEnv(): Record<string, string> {
 }
 
 beforeAll(async () => {
-  ({ chain, token } = await startTokenChain());
+  gasless = await startGaslessChain();
+  ({ chain, token } = gasless);
+  await gasless.mint(chain.accounts[0]!.address, 10n * HUNDRED);
   port = await freePort();
   ens = await deployGatewayEns(chain.wallets[0]!, chain.publicClient, {
     url: `http://127.0.0.1:${port}/api/v1/ccip/{sender}/{data}.json`,
@@ -85,7 +91,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
-  await chain?.stop();
+  await gasless?.stop();
   dir.remove();
 });
 
@@ -214,6 +220,13 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(viaCoinType).not.toBeNull();
   });
 
+  it('answers "no address" for the coin type of a chain the server does not follow, and for ENSIP-19\'s "any EVM chain"', async () => {
+    const name = `alice.${PARENT}`;
+    expect(await getEnsAddress(viem, { name, coinType: toCoinType(chain.chainId) }), 'the followed chain').toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await getEnsAddress(viem, { name, coinType: toCoinType(10) }), 'a chain nobody here watches').toBeNull();
+    expect(await getEnsAddress(viem, { name, coinType: 0x80000000n })).toBeNull();
+  });
+
   it('answers "no address" for a label nobody registered', async () => {
     expect(await getEnsAddress(viem, { name: `nobody.${PARENT}` })).toBeNull();
     expect(await lookupAs(`nobody.${PARENT}`, '10.0.0.1')).toBe('0x0000000000000000000000000000000000000000');
@@ -248,7 +261,7 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     const payer = chain.wallets[0]!;
     await chain.publicClient.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: coinAddress, value: parseEther('0.5') } as never) });
     await chain.publicClient.waitForTransactionReceipt({
-      hash: await payer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [tokenAddress, 100n * 10n ** 18n] } as never),
+      hash: await payer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [tokenAddress, HUNDRED] } as never),
     });
     await chain.publicClient.waitForTransactionReceipt({ hash: await payer.sendTransaction({ to: bobAddress, value: parseEther('0.25') } as never) });
 
@@ -260,16 +273,26 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     const coin = found.find((d) => d.stealthAddress === coinAddress)!;
     expect(coin.note?.amount).toBe(parseEther('0.5'));
     expect(coin.note?.token).toBe('coin');
-    // The note names the token (PROTOCOL.md 8.1), so the wallet reads "100 TST", not 100 of the coin.
-    expect(found.find((d) => d.stealthAddress === tokenAddress)!.note?.amount).toBe(100n * 10n ** 18n);
+    // The note names the token (PROTOCOL.md 8.1), so the wallet reads "100 TUSD", not 100 of the coin.
+    expect(found.find((d) => d.stealthAddress === tokenAddress)!.note?.amount).toBe(HUNDRED);
     expect(found.find((d) => d.stealthAddress === tokenAddress)!.note?.token).toBe(getAddress(token));
-    expect(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [tokenAddress] })).toBe(100n * 10n ** 18n);
-    // The token claim goes through the gasless route (issue 31) once merged; the coin as today:
+    expect(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [tokenAddress] })).toBe(HUNDRED);
+    // The coin as today; the tokens, which came with no coin for gas, through the gasless claim.
     const destination = privateKeyToAccount(generatePrivateKey()).address;
     const out = await withdrawNative({ client: chain.publicClient, stealthSecretKey: coin.stealthSecretKey!, to: destination });
     await chain.publicClient.waitForTransactionReceipt({ hash: out.hash });
     expect(await chain.publicClient.getBalance({ address: coinAddress as Address })).toBe(0n);
     expect(out.amount + out.fee).toBe(parseEther('0.5'));
+
+    const tokenPayment = found.find((d) => d.stealthAddress === tokenAddress)!;
+    const tokenDestination = privateKeyToAccount(generatePrivateKey()).address;
+    const route = { client: chain.publicClient, token, to: tokenDestination, bundler: gasless.bundlerUrl, paymaster: gasless.paymaster };
+    const quote = await estimateGaslessWithdrawal({ ...route, from: tokenAddress });
+    const claimed = await withdrawGasless({ ...route, stealthSecretKey: tokenPayment.stealthSecretKey!, maxFee: quote.fee });
+    expect(claimed.fee).toBeLessThanOrEqual(quote.fee);
+    expect(await gasless.tokenBalance(tokenAddress as Address)).toBe(0n);
+    expect(await chain.publicClient.getBalance({ address: tokenAddress as Address })).toBe(0n);
+    expect(await gasless.tokenBalance(tokenDestination)).toBe(HUNDRED - claimed.fee);
 
     const bobFound = await discoveriesOf(bob);
     expect(bobFound.map((d) => [d.stealthAddress, d.schemeId])).toEqual([[bobAddress, 1000]]);
@@ -313,6 +336,15 @@ describe('a name paid from any wallet through the ENS gateway', () => {
     expect(new Set([...beforeRestart, ...afterRestart]).size).toBe(6);
     await chain.publicClient.waitForTransactionReceipt({ hash: await chain.wallets[1]!.sendTransaction({ to: afterRestart[0]!, value: parseEther('0.2') } as never) });
     await expect.poll(async () => (await discoveriesOf(carol)).map((d) => d.stealthAddress).sort(), { timeout: 30_000, interval: 300 }).toEqual([beforeRestart[1], afterRestart[0]].sort());
+  });
+
+  it('refuses to start with a signing key its resolver does not trust, saying so in plain words without the key', { timeout: 120_000 }, async () => {
+    const untrusted = generatePrivateKey();
+    const { server: refused } = await spawnServer({ ...serverEnv(), ENS_GATEWAY_SIGNING_KEY: untrusted, REGISTRY_URL: 'memory:' }, await freePort());
+    const exit = await refused.exited;
+    expect(exit.code).toBe(1);
+    expect(refused.stderr()).toContain(`ENS_GATEWAY_SIGNING_KEY: its address ${privateKeyToAddress(untrusted)} is not a signer of ENS_GATEWAY_RESOLVER on chain ${chain.chainId}`);
+    expect(refused.stderr() + refused.log()).not.toContain(untrusted.slice(2));
   });
 
   it('a tampered or expired gateway answer is refused by the client', { timeout: 60_000 }, async () => {

@@ -45,9 +45,8 @@ export type GatewayLookup = { name: string | null; query: RecordQuery; data: Hex
 export const ETH_COIN_TYPE = 60n;
 const EVM_COIN_BIT = 0x80000000n;
 
-/** The EIP-155 chain an EVM coin type stands for: 1 for 60, `id` for ENSIP-11, 0 for "any EVM chain", else null. */
-export function chainOfCoinType(coinType: bigint): number | null {
-  if (coinType === ETH_COIN_TYPE) return 1;
+/** The EIP-155 chain an ENSIP-11 coin type stands for (`0x80000000 | id`), 0 for ENSIP-19's "any EVM chain", else null (60 included: see lookup.ts). */
+export function chainOfEvmCoinType(coinType: bigint): number | null {
   if (coinType >= EVM_COIN_BIT && coinType < EVM_COIN_BIT * 2n) return Number(coinType - EVM_COIN_BIT);
   return null;
 }

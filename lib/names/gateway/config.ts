@@ -31,8 +31,13 @@ export type EnsGatewayConfig = {
   ensRegistry: `0x${string}`;
   /** How long a signed answer stays valid, seconds (OffchainResolver checks `expires >= block.timestamp`). */
   answerTtlSeconds: number;
-  /** How long an issued address is watched for a payment, seconds. */
+  /** How long an issued address is handed out and counts against the cap, seconds. */
   addressTtlSeconds: number;
+  /**
+   * How much longer an unpaid address is still watched after it expired, seconds: a payer who
+   * resolved, waited and paid late is still published (`ENS_GATEWAY_GRACE_S`).
+   */
+  graceSeconds: number;
   /** A requester (IP) looking a name up again within this many seconds gets the same address. */
   sameRequesterSeconds: number;
   /** Most unpaid, unexpired addresses per name; beyond it lookups reuse the newest one. */
@@ -40,6 +45,9 @@ export type EnsGatewayConfig = {
   /** Most new addresses one requester (IP) is issued per hour, over all names. */
   newAddressesPerIpPerHour: number;
 };
+
+/** Seven days: a payer who resolved a name on Friday and pays on Monday is still published. */
+const DEFAULT_GRACE_SECONDS = 7 * 86_400;
 
 const unsetIfBlank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
@@ -102,6 +110,8 @@ export const ensGatewayEnvironment = {
   ENS_REGISTRY: address('0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e'),
   ENS_GATEWAY_ANSWER_TTL_S: wholeNumber(10, 3_600, 60),
   ENS_GATEWAY_ADDRESS_TTL_S: wholeNumber(60, 30 * 86_400, 86_400),
+  // Bounded: every watched address costs one balance read per watcher tick (watcher.ts).
+  ENS_GATEWAY_GRACE_S: wholeNumber(0, 90 * 86_400, DEFAULT_GRACE_SECONDS),
   ENS_GATEWAY_SAME_REQUESTER_S: wholeNumber(0, 86_400, 300),
   ENS_GATEWAY_MAX_UNPAID: wholeNumber(1, 100_000, 100),
   ENS_GATEWAY_IP_HOURLY: wholeNumber(1, 1_000_000, 30),
@@ -111,16 +121,24 @@ type EnsGatewayEnvironment = { [K in keyof typeof ensGatewayEnvironment]?: z.out
 
 const REQUIRED = ['ENS_GATEWAY_RESOLVER', 'ENS_GATEWAY_PARENT', 'ENS_GATEWAY_SIGNING_KEY', 'ENS_GATEWAY_SECRET'] as const;
 
-/** The gateway's configuration, undefined when it is off; problems when it is set in part. */
-export function ensGatewayConfigFrom(env: EnsGatewayEnvironment & { REGISTRY_URL: string }): { config: EnsGatewayConfig | undefined; problems: string[] } {
+/**
+ * The gateway's configuration, undefined when it is off; problems when it is set in part, or set
+ * while the server follows no chain (`followsChain`: `CHAINS` or `CHAIN_RPC_URL` set): its
+ * addresses are published only when a followed chain's watcher sees them paid, so without one
+ * every payment to a name would be stranded.
+ */
+export function ensGatewayConfigFrom(env: EnsGatewayEnvironment, followsChain: boolean): { config: EnsGatewayConfig | undefined; problems: string[] } {
   const set = REQUIRED.filter((name) => env[name] !== undefined);
   if (set.length === 0) return { config: undefined, problems: [] };
   if (set.length < REQUIRED.length) {
     const missing = REQUIRED.filter((name) => env[name] === undefined);
     return { config: undefined, problems: [`${REQUIRED.join(', ')}: set all four to run the ENS gateway, or none (missing ${missing.join(', ')})`] };
   }
-  if (/^postgres(ql)?:/i.test(env.REGISTRY_URL)) {
-    return { config: undefined, problems: ['ENS_GATEWAY_RESOLVER: the ENS gateway keeps its names in a memory:, file: or libsql: registry for now (REGISTRY_URL is PostgreSQL)'] };
+  if (!followsChain) {
+    return {
+      config: undefined,
+      problems: ['CHAINS: the ENS gateway (ENS_GATEWAY_*) needs a followed chain (CHAINS or CHAIN_RPC_URL): it publishes a payment only when it sees it on a chain it follows, so without one every payment to a name would be lost to its recipient'],
+    };
   }
   const signingKey = env.ENS_GATEWAY_SIGNING_KEY!;
   return {
@@ -134,6 +152,7 @@ export function ensGatewayConfigFrom(env: EnsGatewayEnvironment & { REGISTRY_URL
       ensRegistry: env.ENS_REGISTRY ?? '0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e',
       answerTtlSeconds: env.ENS_GATEWAY_ANSWER_TTL_S ?? 60,
       addressTtlSeconds: env.ENS_GATEWAY_ADDRESS_TTL_S ?? 86_400,
+      graceSeconds: env.ENS_GATEWAY_GRACE_S ?? DEFAULT_GRACE_SECONDS,
       sameRequesterSeconds: env.ENS_GATEWAY_SAME_REQUESTER_S ?? 300,
       maxUnpaidPerName: env.ENS_GATEWAY_MAX_UNPAID ?? 100,
       newAddressesPerIpPerHour: env.ENS_GATEWAY_IP_HOURLY ?? 30,

@@ -5,22 +5,26 @@
  * - `sender` must be this gateway's resolver (`ENS_GATEWAY_RESOLVER`): an answer signed for
  *   another contract would be refused by it anyway, and a gateway that signs for any sender is an
  *   oracle for whoever deploys a resolver with the same signer (400 `WRONG_SENDER`).
- * - `addr` of a served name, for Ethereum (coin type 60), any EVM chain (ENSIP-19 `0x80000000`)
- *   or a followed chain (ENSIP-11), answers a one-time address: the requester's address of the
- *   last `ENS_GATEWAY_SAME_REQUESTER_S` seconds, or a new one (store.ts `issue`). Past the cap of
+ * - `addr` of a served name answers a one-time address only for a coin type of a chain this server
+ *   follows (`CHAINS` / `CHAIN_RPC_URL`), because a payment is published only when the watcher
+ *   (watcher.ts) sees it on a followed chain; an address on any other chain would strand the money
+ *   ({@link servesCoinType}). The answer is the requester's address of the last
+ *   `ENS_GATEWAY_SAME_REQUESTER_S` seconds, or a new one (store.ts `issue`). Past the cap of
  *   unpaid addresses the newest is handed out again, so a flood costs no rows; past a requester's
  *   hourly budget it gets its last address back, or 429 when it has none.
- * - An unknown name, another coin type, `text` and `contenthash` answer a signed empty record
- *   ("no address").
+ * - An unknown name, a coin type of a chain not followed, `text` and `contenthash` answer a signed
+ *   empty record ("no address": the zero address for `addr(bytes32)`, empty bytes otherwise).
  * Every answer is signed for `ENS_GATEWAY_ANSWER_TTL_S` seconds; responses are never cached
  * (lib/http/route.ts sets `Cache-Control: no-store`).
  */
 import { isHex, type Hex } from 'viem';
 import { HttpError } from '../../http/errors.ts';
 import { log } from '../../http/log.ts';
-import { followedChains } from '../../server/chain.ts';
+import { followedChainById } from '../../server/chain.ts';
+import { getConfig } from '../../server/config.ts';
+import { ensChainId } from './ens-chain.ts';
 import type { EnsGatewayConfig } from './config.ts';
-import { chainOfCoinType, decodeLookup, encodeRecord, signAnswer, type GatewayLookup } from './answer.ts';
+import { chainOfEvmCoinType, decodeLookup, ETH_COIN_TYPE, encodeRecord, signAnswer, type GatewayLookup } from './answer.ts';
 import { gatewayPayment, requesterKey } from './one-time-address.ts';
 import type { NameStore } from './store.ts';
 import { requesterBudget } from './requester-budget.ts';
@@ -56,7 +60,7 @@ export async function answerLookup(config: EnsGatewayConfig, store: NameStore, r
 
 /** The address to answer, or null for "no address". */
 async function addressFor(config: EnsGatewayConfig, store: NameStore, lookup: GatewayLookup, request: LookupRequest): Promise<string | null> {
-  if (lookup.name === null || lookup.query.record !== 'addr' || !servesCoinType(lookup.query.coinType)) return null;
+  if (lookup.name === null || lookup.query.record !== 'addr' || !(await servesCoinType(lookup.query.coinType))) return null;
   const name = lookup.name;
   const budget = requesterBudget(config.newAddressesPerIpPerHour);
   const outcome = await store.issue({
@@ -80,10 +84,25 @@ async function addressFor(config: EnsGatewayConfig, store: NameStore, lookup: Ga
   return outcome.address.address;
 }
 
-/** Coin types answered: Ethereum's, "any EVM chain", and each followed chain's (ENSIP-9/11/19). */
-function servesCoinType(coinType: bigint): boolean {
-  const chainId = chainOfCoinType(coinType);
-  if (chainId === null) return false;
-  if (chainId === 0 || coinType === 60n) return true;
-  return followedChains().some((chain) => chain.chainId === chainId);
+/**
+ * Whether `coinType` is answered: only coin types whose payments a followed chain's watcher sees.
+ * - 60 (`addr(bytes32)`, and `addr(bytes32,60)`): ENSIP-9's Ethereum coin, i.e. the native coin
+ *   of the ENS chain (`ETH_RPC_URL`, where the resolver is deployed). An ordinary wallet, and
+ *   viem's `getEnsAddress` without `coinType`, asks this and pays on the chain it resolved on:
+ *   answered when the ENS chain is followed (on mainnet ENS: when chain id 1 is followed; on a
+ *   testnet or a local anvil ENS, that chain), "no address" otherwise, and while the ENS chain's id
+ *   is not known yet (its RPC did not answer).
+ * - `0x80000000 | c` (ENSIP-11): answered when chain `c` is followed.
+ * - `0x80000000` alone (ENSIP-19's default "any EVM chain"): never. A client falls back to it for
+ *   a chain that has no address of its own, i.e. exactly the chains this server does not follow.
+ * - Anything else (another coin family): never.
+ */
+async function servesCoinType(coinType: bigint): Promise<boolean> {
+  if (coinType === ETH_COIN_TYPE) {
+    const config = getConfig();
+    const ensChain = await ensChainId(config.ethRpcUrl, config.upstreamTimeoutMs);
+    return ensChain !== undefined && followedChainById(ensChain) !== undefined;
+  }
+  const chainId = chainOfEvmCoinType(coinType);
+  return chainId !== null && chainId !== 0 && followedChainById(chainId) !== undefined;
 }

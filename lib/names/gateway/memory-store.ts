@@ -3,7 +3,7 @@
  * like the memory registry. Every method runs without awaiting in between, so each is atomic.
  */
 import { equalBytes } from '@wraith-pq/sdk';
-import { isWatched, NameNonceError, type IssuedAddress, type IssuePolicy, type IssueResult, type NameChange, type NameRecord, type NameStore } from './store.ts';
+import { isOpen, NameNonceError, type IssuedAddress, type IssuePolicy, type IssueResult, type NameChange, type NameRecord, type NameStore } from './store.ts';
 
 type NameState = { record: NameRecord | null; nonce: number; nextCounter: number };
 type IssuedRow = IssuedAddress & { requester: Uint8Array };
@@ -39,7 +39,7 @@ export function createMemoryNameStore(): NameStore {
     async issue(policy: IssuePolicy): Promise<IssueResult> {
       const state = names.get(policy.name);
       if (state?.record == null) return { address: null, reason: 'unknown-name' };
-      const open = issued.filter((row) => row.name === policy.name && row.metaId === state.record!.metaId && isWatched(row, policy.now));
+      const open = issued.filter((row) => row.name === policy.name && row.metaId === state.record!.metaId && isOpen(row, policy.now));
       const mine = open.filter((row) => equalBytes(row.requester, policy.requester)).at(-1);
       if (mine !== undefined && mine.issuedAt > policy.now - policy.sameRequesterSeconds) return { address: plain(mine), fresh: false };
       if (open.length >= policy.maxUnpaid) return { address: plain(open.at(-1)!), fresh: false };
@@ -64,8 +64,8 @@ export function createMemoryNameStore(): NameStore {
     async metaAddressOf(metaId) {
       return metas[metaId - 1]?.slice() ?? null;
     },
-    async watched(now) {
-      return issued.filter((row) => isWatched(row, now)).map(plain);
+    async watched(expiredAfter) {
+      return issued.filter((row) => isOpen(row, expiredAfter)).map(plain);
     },
     async markPaid(id, payment) {
       const row = issued[id - 1];

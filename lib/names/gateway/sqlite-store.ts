@@ -5,9 +5,11 @@
  * statement claims its version).
  *
  * `issue` runs in one write transaction (SQLite serialises writers), so the counter is reserved,
- * the cap checked and the row stored together, committed before the gateway answers.
+ * the cap checked and the row stored together, committed before the gateway answers. The SQL and
+ * the decision are shared with the PostgreSQL store (sql-rows.ts).
  */
-import { createClient, type Client, type InValue, type Row, type Transaction } from '@libsql/client';
+import { createClient, type Client, type InStatement, type InValue, type ResultSet, type Transaction } from '@libsql/client';
+import { blob, decideIssue, ISSUED_COLUMNS, readIssued, readName } from './sql-rows.ts';
 import { NameNonceError, type IssuedAddress, type IssuePolicy, type IssueResult, type NameChange, type NameRecord, type NameStore } from './store.ts';
 
 const BUSY_TIMEOUT_MS = 5_000;
@@ -47,8 +49,6 @@ const MIGRATIONS: readonly { version: number; statements: readonly string[] }[] 
   },
 ];
 
-const ISSUED_COLUMNS = 'id, name, counter, meta_id, address, issued_at, expires_at, paid_chain_id, paid_tx_hash, announcement_id';
-
 /**
  * Open the gateway's tables in the database at `url` (creating them if needed).
  * @example
@@ -84,13 +84,46 @@ async function migrate(client: Client): Promise<void> {
 
 class SqliteNameStore implements NameStore {
   readonly #client: Client;
+  /**
+   * A local libSQL client has one connection: while a transaction holds it, any other statement
+   * fails (TRANSACTION_ACTIVE), so concurrent lookups would fail. This store's statements and
+   * transactions wait for each other instead (each is short; SQLite serialises writers anyway).
+   */
+  #tail: Promise<unknown> = Promise.resolve();
 
   constructor(client: Client) {
     this.#client = client;
   }
 
+  #queued<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(work);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  #execute(statement: InStatement): Promise<ResultSet> {
+    return this.#queued(() => this.#client.execute(statement));
+  }
+
+  /** `work` in one write transaction, committed when it returns, rolled back when it throws. */
+  #transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.#queued(async () => {
+      const tx = await this.#client.transaction('write');
+      try {
+        const result = await work(tx);
+        await tx.commit();
+        return result;
+      } catch (error) {
+        await tx.rollback().catch(() => undefined);
+        throw error;
+      } finally {
+        tx.close();
+      }
+    });
+  }
+
   async getName(name: string): Promise<NameRecord | null> {
-    const result = await this.#client.execute({
+    const result = await this.#execute({
       sql: 'SELECT n.name, n.kind, n.meta_id, n.owner, n.nonce, m.meta_address FROM gateway_names n JOIN gateway_metas m ON m.id = n.meta_id WHERE n.name = ?',
       args: [name],
     });
@@ -99,13 +132,12 @@ class SqliteNameStore implements NameStore {
   }
 
   async nonceOf(name: string): Promise<number> {
-    const result = await this.#client.execute({ sql: 'SELECT nonce FROM gateway_names WHERE name = ?', args: [name] });
+    const result = await this.#execute({ sql: 'SELECT nonce FROM gateway_names WHERE name = ?', args: [name] });
     return Number(result.rows[0]?.['nonce'] ?? 0);
   }
 
   async setName(name: string, expectedNonce: number, change: NameChange, now: number): Promise<NameRecord | null> {
-    const tx = await this.#client.transaction('write');
-    try {
+    await this.#transaction(async (tx) => {
       const current = Number((await tx.execute({ sql: 'SELECT nonce FROM gateway_names WHERE name = ?', args: [name] })).rows[0]?.['nonce'] ?? 0);
       if (current !== expectedNonce) throw new NameNonceError();
       let metaId: number | null = null;
@@ -118,133 +150,54 @@ class SqliteNameStore implements NameStore {
               ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, meta_id = excluded.meta_id, owner = excluded.owner, nonce = gateway_names.nonce + 1, updated_at = excluded.updated_at`,
         args: [name, change?.kind ?? null, metaId, change?.owner ?? null, now],
       });
-      await tx.commit();
-    } catch (error) {
-      await tx.rollback().catch(() => undefined);
-      throw error;
-    } finally {
-      tx.close();
-    }
+    });
     return this.getName(name);
   }
 
   async issue(policy: IssuePolicy): Promise<IssueResult> {
     // Most lookups hand an address out again (same requester, or the cap reached): decided by
     // reads alone, without taking the write lock. A new address is decided again inside it.
-    const read = async (sql: string, args: InValue[]) => (await this.#client.execute({ sql, args })).rows;
-    const answer = await decideIssue(read, policy, null);
+    const answer = await decideIssue(async (sql, args) => (await this.#execute({ sql, args: args as InValue[] })).rows, policy, false);
     if (answer !== null) return answer;
-    const tx = await this.#client.transaction('write');
-    try {
-      const result = (await decideIssue(async (sql, args) => (await tx.execute({ sql, args })).rows, policy, tx))!;
-      await tx.commit();
-      return result;
-    } catch (error) {
-      await tx.rollback().catch(() => undefined);
-      throw error;
-    } finally {
-      tx.close();
-    }
+    return this.#transaction(async (tx) => (await decideIssue(async (sql, args) => (await tx.execute({ sql, args: args as InValue[] })).rows, policy, true))!);
   }
 
   async metaAddressOf(metaId: number): Promise<Uint8Array | null> {
-    const row = (await this.#client.execute({ sql: 'SELECT meta_address FROM gateway_metas WHERE id = ?', args: [metaId] })).rows[0];
-    return row === undefined ? null : bytes(row['meta_address']);
+    const row = (await this.#execute({ sql: 'SELECT meta_address FROM gateway_metas WHERE id = ?', args: [metaId] })).rows[0];
+    return row === undefined ? null : blob(row['meta_address']);
   }
 
-  async watched(now: number): Promise<IssuedAddress[]> {
-    const result = await this.#client.execute({ sql: `SELECT ${ISSUED_COLUMNS} FROM gateway_addresses WHERE paid_tx_hash IS NULL AND expires_at > ? ORDER BY id`, args: [now] });
+  async watched(expiredAfter: number): Promise<IssuedAddress[]> {
+    const result = await this.#execute({ sql: `SELECT ${ISSUED_COLUMNS} FROM gateway_addresses WHERE paid_tx_hash IS NULL AND expires_at > ? ORDER BY id`, args: [expiredAfter] });
     return result.rows.map(readIssued);
   }
 
   async markPaid(id: number, payment: { chainId: number; txHash: string; announcementId: number | null }): Promise<void> {
-    await this.#client.execute({
+    await this.#execute({
       sql: 'UPDATE gateway_addresses SET paid_chain_id = ?, paid_tx_hash = ?, announcement_id = ? WHERE id = ? AND paid_tx_hash IS NULL',
       args: [payment.chainId, payment.txHash, payment.announcementId, id],
     });
   }
 
   async countIssued(name: string): Promise<number> {
-    return Number((await this.#client.execute({ sql: 'SELECT COUNT(*) AS n FROM gateway_addresses WHERE name = ?', args: [name] })).rows[0]?.['n'] ?? 0);
+    return Number((await this.#execute({ sql: 'SELECT COUNT(*) AS n FROM gateway_addresses WHERE name = ?', args: [name] })).rows[0]?.['n'] ?? 0);
   }
 
   async watchCursor(chainId: number): Promise<number | null> {
-    const row = (await this.#client.execute({ sql: 'SELECT next_block FROM gateway_watch WHERE chain_id = ?', args: [chainId] })).rows[0];
+    const row = (await this.#execute({ sql: 'SELECT next_block FROM gateway_watch WHERE chain_id = ?', args: [chainId] })).rows[0];
     return row === undefined ? null : Number(row['next_block']);
   }
 
   async setWatchCursor(chainId: number, nextBlock: number): Promise<void> {
-    await this.#client.execute({
+    await this.#execute({
       sql: 'INSERT INTO gateway_watch (chain_id, next_block) VALUES (?, ?) ON CONFLICT (chain_id) DO UPDATE SET next_block = excluded.next_block',
       args: [chainId, nextBlock],
     });
   }
 
   async close(): Promise<void> {
+    await this.#tail;
     this.#client.close();
   }
 }
 
-/**
- * The decision of {@link NameStore.issue} through `run`. With `tx` (the write transaction) it
- * issues a new address when the rules call for one; without, it returns null instead.
- */
-async function decideIssue(run: (sql: string, args: InValue[]) => Promise<Row[]>, policy: IssuePolicy, tx: Transaction | null): Promise<IssueResult | null> {
-  const [state] = await run(
-    'SELECT n.meta_id, n.next_counter, m.meta_address FROM gateway_names n JOIN gateway_metas m ON m.id = n.meta_id WHERE n.name = ?',
-    [policy.name],
-  );
-  if (state === undefined) return { address: null, reason: 'unknown-name' };
-  const metaId = Number(state['meta_id']);
-  const open = `FROM gateway_addresses WHERE name = ? AND meta_id = ? AND paid_tx_hash IS NULL AND expires_at > ?`;
-  const [mine] = await run(`SELECT ${ISSUED_COLUMNS} ${open} AND requester = ? ORDER BY id DESC LIMIT 1`, [policy.name, metaId, policy.now, policy.requester]);
-  if (mine !== undefined && Number(mine['issued_at']) > policy.now - policy.sameRequesterSeconds) return { address: readIssued(mine), fresh: false };
-  const openCount = Number((await run(`SELECT COUNT(*) AS n ${open}`, [policy.name, metaId, policy.now]))[0]?.['n'] ?? 0);
-  if (openCount >= policy.maxUnpaid) {
-    const [newest] = await run(`SELECT ${ISSUED_COLUMNS} ${open} ORDER BY id DESC LIMIT 1`, [policy.name, metaId, policy.now]);
-    return { address: readIssued(newest!), fresh: false };
-  }
-  if (!policy.mayIssueNew) return mine === undefined ? { address: null, reason: 'requester-limit' } : { address: readIssued(mine), fresh: false };
-  if (tx === null) return null;
-  const counter = Number(state['next_counter']);
-  await run('UPDATE gateway_names SET next_counter = next_counter + 1 WHERE name = ?', [policy.name]);
-  const address = policy.derive(counter, bytes(state['meta_address']));
-  const [row] = await run(
-    `INSERT INTO gateway_addresses (name, counter, meta_id, address, requester, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${ISSUED_COLUMNS}`,
-    [policy.name, counter, metaId, address, policy.requester, policy.now, policy.now + policy.addressTtlSeconds],
-  );
-  return { address: readIssued(row!), fresh: true };
-}
-
-function readName(row: Row): NameRecord {
-  return {
-    name: String(row['name']),
-    kind: String(row['kind']) === 'own' ? 'own' : 'label',
-    metaId: Number(row['meta_id']),
-    metaAddress: bytes(row['meta_address']),
-    owner: row['owner'] === null ? null : String(row['owner']),
-    nonce: Number(row['nonce']),
-  };
-}
-
-function readIssued(row: Row): IssuedAddress {
-  const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return {
-    id: Number(row['id']),
-    name: String(row['name']),
-    counter: Number(row['counter']),
-    metaId: Number(row['meta_id']),
-    address: String(row['address']),
-    issuedAt: Number(row['issued_at']),
-    expiresAt: Number(row['expires_at']),
-    paidChainId: optionalNumber(row['paid_chain_id']),
-    paidTxHash: row['paid_tx_hash'] === null ? null : String(row['paid_tx_hash']),
-    announcementId: optionalNumber(row['announcement_id']),
-  };
-}
-
-function bytes(value: unknown): Uint8Array {
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (value instanceof Uint8Array) return value.slice();
-  throw new TypeError('gateway store: expected a BLOB');
-}

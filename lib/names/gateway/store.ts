@@ -10,7 +10,7 @@
  * `issue` reserves the name's counter and stores the row in one write transaction before the
  * gateway answers, so a restart never hands a counter (hence an address) out twice, and the cap on
  * unpaid addresses holds under concurrent lookups. Implementations: memory (memory-store.ts) and
- * SQLite/libSQL (sqlite-store.ts), in the registry's database.
+ * SQLite/libSQL (sqlite-store.ts) and PostgreSQL (postgres-store.ts), in the registry's database.
  */
 
 /** How a name came to be served: a label under the parent name, or an owner's own ENS name. */
@@ -85,8 +85,12 @@ export interface NameStore {
   issue(policy: IssuePolicy): Promise<IssueResult>;
   /** The meta-address of a meta id (to rebuild a payment). */
   metaAddressOf(metaId: number): Promise<Uint8Array | null>;
-  /** Unpaid addresses not expired at `now`, oldest first: what the payment watcher follows. */
-  watched(now: number): Promise<IssuedAddress[]>;
+  /**
+   * Unpaid addresses whose expiry is after `expiredAfter`, oldest first: what the payment watcher
+   * follows (it passes now minus the grace period, `ENS_GATEWAY_GRACE_S`, so an address paid late
+   * is still published).
+   */
+  watched(expiredAfter: number): Promise<IssuedAddress[]>;
   /** Record the payment of an issued address and the announcement rebuilt for it. */
   markPaid(id: number, payment: { chainId: number; txHash: string; announcementId: number | null }): Promise<void>;
   /** Issued rows of a name (all, paid or not). */
@@ -106,7 +110,7 @@ export class NameNonceError extends Error {
   }
 }
 
-/** True when `row` is unpaid and not expired at `now`. */
-export function isWatched(row: IssuedAddress, now: number): boolean {
+/** True when `row` is unpaid and not expired at `now` (still handed out, and counted against the cap). */
+export function isOpen(row: IssuedAddress, now: number): boolean {
   return row.paidTxHash === null && row.expiresAt > now;
 }

@@ -1,6 +1,8 @@
 /**
  * Publish on payment (issue 33): on every followed chain, watch the one-time addresses the
- * gateway issued that are unpaid and unexpired; on the first funds seen at one, rebuild its
+ * gateway issued that are unpaid and not expired for longer than the grace period
+ * (`ENS_GATEWAY_GRACE_S`, default 7 days: a payer who resolved, waited past the address's
+ * `ENS_GATEWAY_ADDRESS_TTL_S` and paid then is still published); on the first funds seen at one, rebuild its
  * payment (one-time-address.ts, from the name, counter and gateway secret) and store its
  * announcement in the registry with the paying transaction's hash and chain, so the recipient's
  * ordinary scan finds it. The registry grows with payments, never with lookups.
@@ -13,15 +15,24 @@
  *   seen is a coin payment, whose transaction is looked for among the range's blocks (a plain
  *   transfer names the address as `to`; a payment from a contract wallet does not, and is then
  *   published under a stand-in hash `gateway:<chain id>:<address>`).
- * Cost per tick: one balance read per watched address (at most `ENS_GATEWAY_MAX_UNPAID` per name)
- * and a few log queries, whatever the number of lookups.
+ * Cost per tick: one balance read per watched address, sent as JSON-RPC batches of
+ * {@link ADDRESSES_PER_QUERY} (one HTTP request each), and one log query per as many addresses,
+ * whatever the number of lookups. Watched addresses per name: at most `ENS_GATEWAY_MAX_UNPAID`
+ * unexpired ones, plus those issued within the grace period before, i.e. at most
+ * `MAX_UNPAID × (1 + GRACE_S / ADDRESS_TTL_S)` (800 rows with the defaults).
+ *
+ * Recovery past the grace period: a row is never deleted, and the balance is read at the head, so
+ * raising `ENS_GATEWAY_GRACE_S` and restarting publishes a coin payment still sitting at an
+ * address paid too late (a token payment is found only through its `Transfer` log, i.e. while it
+ * lies within the blocks read since the address was last watched).
  */
 import { announcementMetadata, type StealthPayment } from '@wraith-pq/sdk';
-import { getAddress, parseAbiItem, type Address, type Hash } from 'viem';
+import { createPublicClient, getAddress, http, parseAbiItem, type Address, type Hash, type PublicClient } from 'viem';
 import { log } from '../../http/log.ts';
 import { DuplicateAnnouncementError, type RegistryStore } from '../../registry/store.ts';
 import { chainErrorSummary } from '../../chain/rpc.ts';
 import type { FollowedChain } from '../../server/chain.ts';
+import { getConfig } from '../../server/config.ts';
 import type { EnsGatewayConfig } from './config.ts';
 import { gatewayPayment } from './one-time-address.ts';
 import type { IssuedAddress, NameStore } from './store.ts';
@@ -51,7 +62,7 @@ export async function watchChainOnce(chain: FollowedChain, deps: WatchDependenci
   const from = cursor ?? Math.max(0, head - FIRST_LOOKBACK);
   if (from > head) return 0;
   const to = Math.min(head, from + chain.config.maxBlockRange - 1);
-  const watched = await deps.names.watched(now);
+  const watched = await deps.names.watched(now - deps.config.graceSeconds);
   const seen = new Map<number, SeenPayment>();
 
   for (let i = 0; i < watched.length; i += ADDRESSES_PER_QUERY) {
@@ -65,7 +76,7 @@ export async function watchChainOnce(chain: FollowedChain, deps: WatchDependenci
     }
   }
   const unfunded = watched.filter((row) => !seen.has(row.id));
-  const balances = await Promise.all(unfunded.map((row) => client.getBalance({ address: row.address as Address, blockNumber: BigInt(to) })));
+  const balances = await balancesAt(chain, unfunded.map((row) => row.address as Address), BigInt(to));
   const coinPaid = unfunded.filter((_, i) => balances[i]! > 0n);
   if (coinPaid.length > 0) {
     const hashes = await coinPaymentHashes(chain, coinPaid.map((row) => row.address), from, to);
@@ -79,6 +90,21 @@ export async function watchChainOnce(chain: FollowedChain, deps: WatchDependenci
   }
   await deps.names.setWatchCursor(chainId, to + 1);
   return published;
+}
+
+/** Batching clients per followed chain (viem's http transport sends the calls of one tick as one JSON-RPC batch). */
+const batchClients = new WeakMap<FollowedChain, PublicClient>();
+
+/** The coin balances of `addresses` at block `at`: one JSON-RPC batch request per {@link ADDRESSES_PER_QUERY} addresses. */
+async function balancesAt(chain: FollowedChain, addresses: Address[], at: bigint): Promise<bigint[]> {
+  const client = batchClients.get(chain) ?? createPublicClient({ transport: http(chain.config.rpcUrl, { batch: { batchSize: ADDRESSES_PER_QUERY, wait: 0 }, timeout: getConfig().upstreamTimeoutMs }) });
+  batchClients.set(chain, client);
+  const balances: bigint[] = [];
+  for (let i = 0; i < addresses.length; i += ADDRESSES_PER_QUERY) {
+    const group = addresses.slice(i, i + ADDRESSES_PER_QUERY);
+    balances.push(...(await Promise.all(group.map((address) => client.getBalance({ address, blockNumber: at })))));
+  }
+  return balances;
 }
 
 /** The transactions among blocks [from, to] (newest first, at most {@link MAX_TX_SEARCH_BLOCKS}) that sent coin straight to one of `addresses`. */
