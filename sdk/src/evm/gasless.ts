@@ -18,8 +18,8 @@
  * paymaster for the fee.
  *
  * Who sees what: the bundler receives the operation before it is mined: the one-time address,
- * the destination, the amounts and the caller's IP. On chain the paymaster and its fee account
- * appear on every such withdrawal, and the delegation stays on the address. One operation per
+ * the destination, the amounts and the caller's IP. On chain the paymaster appears on every such
+ * withdrawal, and the delegation stays on the address. One operation per
  * one-time address: several in one operation would link them on chain.
  * @module
  */
