@@ -53,8 +53,11 @@ const BUDGETS: readonly { entry: string; source: string; gzipBudget: number; ext
   // The bundler is spoken to over plain fetch: with viem's bundler client the second measured 77.9 kB
   // (it bundles every bundler action and error class), with viem's http transport 68.2 kB.
   // On main with issue 30's WraithPay route and notes beside it: 45.1 kB.
-  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 46_500, external: ['viem'] },
-  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 66_000 },
+  // Raised for the paymaster's fee by EIP-2612 permit (the token's EIP-712 domain read and checked),
+  // the allowance reset of USDT-style tokens and the OP Stack quote room: 46.2 kB and 66.0 kB, each
+  // just over or at its budget; about 3 % headroom again.
+  { entry: '@wraith-pq/sdk/evm, viem external', source: 'sdk/src/evm/index.ts', gzipBudget: 47_500, external: ['viem'] },
+  { entry: '@wraith-pq/sdk/evm + viem', source: 'sdk/src/evm/index.ts', gzipBudget: 68_000 },
   // @mysten/sui is a peer dependency of `@wraith-pq/sdk/sui` as viem is of /evm, so it is budgeted the
   // same two ways (issue 18). Measured 2.4 kB (its own code: key parsing, the sweep, errors; the curve
   // is @mysten/sui's, the same @noble/curves 2.x as the core's) and 58.7 kB with @mysten/sui's
