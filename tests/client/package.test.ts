@@ -108,8 +108,10 @@ describe('npm pack', () => {
   // to 881 kB: gasless withdrawals (gasless.js 18.7 kB with its declarations and map), WraithPay (its
   // init code and ABI as TypeScript, the contract route), the note that names its asset, the shared
   // history records, fingerprints and name registration, with their README and CHANGELOG sections.
-  it('stays small: under 900 kB unpacked', () => {
-    expect(dryRun.unpackedSize).toBeLessThan(900_000);
+  // The paymaster's fee by permit (permit.js), the OP Stack quote room, the allowance reset and
+  // PaymentNotAnnouncedError's hash, with their README and CHANGELOG lines: 902 kB.
+  it('stays small: under 940 kB unpacked', () => {
+    expect(dryRun.unpackedSize).toBeLessThan(940_000);
   });
 });
 
