@@ -31,12 +31,25 @@ async function expectAcknowledgedStored(outcomes: Outcome[], reader: RunningServ
   expect(stored.map((row) => row.id)).toEqual(stored.map((_, i) => i + 1));
 }
 
+/** Wait until `done()` holds, polling (at most `timeoutMs`). */
+async function until(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+const acknowledgedAfter = (outcomes: Outcome[], at: number) => outcomes.filter((o) => o.status === 201 && o.at > at).length;
+
 describe.skipIf(!available)(`faults on two instances sharing PostgreSQL${available ? '' : ` (${POSTGRES_MISSING})`}`, () => {
   it('answers quick JSON 503s while PostgreSQL is down, recovers when it is back, and loses no acknowledged publish', async () => {
     const [a, b] = stack.servers as [RunningServer, RunningServer];
     let done = false;
-    const load = publishUnderLoad(() => [a, b], { concurrency: 6, stop: () => done, prefix: 'db' });
-    await sleep(800);
+    const progress: Outcome[] = [];
+    const load = publishUnderLoad(() => [a, b], { concurrency: 6, stop: () => done, prefix: 'db', progress });
+    // Publishes acknowledged before the crash (a fixed wait was outrun on a loaded machine).
+    await until(() => acknowledgedAfter(progress, 0) >= 5, 'publishes acknowledged before the crash');
     const crashedAt = performance.now();
     await stack.postgres.stop('immediate'); // a crash: no checkpoint, WAL recovery on start
     await sleep(300);
@@ -44,7 +57,7 @@ describe.skipIf(!available)(`faults on two instances sharing PostgreSQL${availab
     await sleep(700);
     const restartedAt = performance.now();
     await stack.postgres.start();
-    await sleep(1_200);
+    await until(() => acknowledgedAfter(progress, restartedAt) >= 3, 'publishes acknowledged after the restart');
     done = true;
     const outcomes = await load;
 
@@ -68,8 +81,9 @@ describe.skipIf(!available)(`faults on two instances sharing PostgreSQL${availab
   it('keeps every publish acknowledged by an instance killed with SIGKILL under load', async () => {
     const victim = await stack.addServer({ REGISTRY_TIMEOUT_MS: String(TIMEOUT_MS), LOG_LEVEL: 'warn' });
     let done = false;
-    const load = publishUnderLoad(() => [victim], { concurrency: 8, stop: () => done, prefix: 'kill' });
-    await sleep(1_000);
+    const progress: Outcome[] = [];
+    const load = publishUnderLoad(() => [victim], { concurrency: 8, stop: () => done, prefix: 'kill', progress });
+    await until(() => acknowledgedAfter(progress, 0) > 10, 'publishes acknowledged before the kill');
     await victim.stop('SIGKILL');
     done = true;
     const outcomes = await load;

@@ -107,9 +107,9 @@ export type Outcome = { txHash: string; at: number; ms: number; status?: number;
  */
 export async function publishUnderLoad(
   targets: () => RunningServer[],
-  { concurrency, stop, prefix }: { concurrency: number; stop: () => boolean; prefix: string },
+  { concurrency, stop, prefix, progress }: { concurrency: number; stop: () => boolean; prefix: string; /** Filled as outcomes arrive: tests wait on it rather than on fixed sleeps, which a loaded machine outruns. */ progress?: Outcome[] },
 ): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
+  const outcomes: Outcome[] = progress ?? [];
   let next = 0;
   const loop = async () => {
     while (!stop()) {
