@@ -12,7 +12,7 @@
  * name's nonce and the resolver: each accepted change advances the nonce, so a signature is good
  * once. A wrong signature is 401 `BAD_NAME_SIGNATURE`; a stale nonce 409 `STALE_NAME_SIGNATURE`.
  */
-import { decodeAnyMetaAddress, nameRegistrationMessage, spendingAccountOf, type NameAction } from '@wraith-pq/sdk';
+import { decodeAnyMetaAddress, nameRegistrationMessage, spendingAccountOf, type GatewayNameJson, type NameAction } from '@wraith-pq/sdk';
 import { createPublicClient, http, parseAbi, verifyMessage, zeroAddress, type Address, type Hex } from 'viem';
 import { namehash } from 'viem/ens';
 import { HttpError } from '../../http/errors.ts';
@@ -27,16 +27,8 @@ const registryAbi = parseAbi(['function owner(bytes32 node) view returns (addres
 
 export type NameRequest = { action: NameAction; name: string; meta_address?: string | undefined; nonce: number; signature: string };
 
-export type NameJson = {
-  name: string;
-  registered: boolean;
-  kind: 'label' | 'own' | null;
-  meta_address: string | null;
-  /** What the next register/change/release must sign. */
-  nonce: number;
-  resolver: string;
-  parent: string;
-};
+/** The wire shape clients read (the SDK's `GatewayNameJson`, one definition for both sides). */
+export type NameJson = GatewayNameJson;
 
 /** GET /api/v1/names: whether the gateway runs (200 either way, so a page can ask without an error). */
 export function gatewayStatus(): { enabled: boolean; parent: string | null; resolver: string | null } {
